@@ -1,0 +1,108 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import { HttpError, TokenExpiredError } from "./http/errors";
+import { ResponseCache } from "./http/response-cache";
+import { catalogRoutes } from "./modules/catalog/routes";
+import { illustrationRoutes } from "./modules/illustrations/routes";
+import { webRoutes } from "./modules/web/routes";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** Anonymous catalogue replies; cleared whenever a product, category or sale changes. */
+  catalogCache: ResponseCache;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(config: Config, db: Db): Promise<App> {
+  const app = Fastify({
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Replies are typed at compile time by the same zod schemas; re-validating every reply would only cost time.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        field:
+          issue.instancePath.replace(/^\//, "").replaceAll("/", ".") || String(issue.params?.issue ?? "body"),
+        reason: issue.message ?? "is invalid",
+      }));
+      const first = details[0];
+      return reply
+        .code(400)
+        .send({ error: first ? `${first.field}: ${first.reason}` : "Invalid request", details });
+    }
+    if (error instanceof TokenExpiredError) {
+      return reply.code(403).send({ error: { name: "TokenExpiredError", message: error.message } });
+    }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ error: error.message, details: error.details });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send({ error: (error as Error).message });
+    }
+    request.log.error(error);
+    return reply.code(500).send({ error: "Internal Server Error" });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "https:"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Voltio API",
+        description: "The store's HTTP API. Money is US dollars with 2 decimals.",
+        version: "1",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  const deps: AppDeps = { config, db, catalogCache: new ResponseCache(config.catalogCacheTtlSeconds * 1000) };
+  await app.register(
+    async (api) => {
+      await api.register(catalogRoutes(deps));
+    },
+    { prefix: "/api" },
+  );
+  await app.register(illustrationRoutes());
+  await app.register(webRoutes(deps));
+  return app;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Keeps a GET reply out of the anonymous catalogue cache. */
+    noCache?: boolean;
+  }
+}

@@ -1,0 +1,65 @@
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { loadConfig } from "../config";
+import { hashPassword } from "../modules/auth/password";
+import { openDatabase } from "./client";
+import { users } from "./schema";
+import { databaseTarget } from "./target";
+
+/**
+ * `npm run create-admin -- --email a@b.c --password '…' --first-name Ada --last-name Lovelace`
+ * Creates an admin, or promotes and resets the password of the account with that e-mail.
+ */
+const { values } = parseArgs({
+  options: {
+    email: { type: "string" },
+    password: { type: "string" },
+    "first-name": { type: "string", default: "Admin" },
+    "last-name": { type: "string", default: "Voltio" },
+  },
+});
+const input = z
+  .object({
+    email: z.email(),
+    password: z.string().min(8, "must be at least 8 characters"),
+    firstName: z.string().regex(/^[a-zA-Z]+$/, "letters only"),
+    lastName: z.string().min(1),
+  })
+  .safeParse({
+    email: values.email ?? process.env.ADMIN_EMAIL,
+    password: values.password ?? process.env.ADMIN_PASSWORD,
+    firstName: values["first-name"],
+    lastName: values["last-name"],
+  });
+if (!input.success) {
+  for (const issue of input.error.issues) console.error(`${issue.path.join(".")}: ${issue.message}`);
+  console.error(
+    "Usage: npm run create-admin -- --email EMAIL --password PASSWORD [--first-name F --last-name L]",
+  );
+  process.exit(2);
+}
+
+const database = await openDatabase(databaseTarget(loadConfig()));
+try {
+  await database.migrate();
+  const { email, password, firstName, lastName } = input.data;
+  const passwordHash = await hashPassword(password);
+  const [existing] = await database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  const [user] = existing
+    ? await database.db
+        .update(users)
+        .set({ rol: "admin", passwordHash, googleUser: false, deletedAt: null })
+        .where(sql`${users.id} = ${existing.id}`)
+        .returning({ id: users.id })
+    : await database.db
+        .insert(users)
+        .values({ email, passwordHash, firstName, lastName, rol: "admin" })
+        .returning({ id: users.id });
+  console.log(`Admin ${email} is user ${user!.id}.`);
+} finally {
+  await database.close();
+}

@@ -1,0 +1,409 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * The whole data model of DESIGN.md §3. Money is integer cents; every table has created/updated stamps;
+ * the rules that matter are constraints here, not only checks in application code.
+ */
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+export const roleEnum = pgEnum("role", ["user", "admin"]);
+export const saleDayEnum = pgEnum("sale_day", ["mon", "tue", "wed", "thu", "fri", "sat", "sun", "all"]);
+export const orderStatusEnum = pgEnum("order_status", [
+  "inWishList",
+  "inCart",
+  "pending",
+  "finished",
+  "preparing",
+  "onDelivery",
+  "delivered",
+  "cancelled",
+]);
+export const outboxStatusEnum = pgEnum("outbox_status", ["queued", "sent", "failed"]);
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash"),
+    rol: roleEnum("rol").notNull().default("user"),
+    profilePicture: text("profile_picture").notNull().default(""),
+    googleUser: boolean("google_user").notNull().default(false),
+    newsletterSubscription: boolean("newsletter_subscription").notNull().default(false),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    check("users_password_or_google", sql`${t.passwordHash} is not null or ${t.googleUser}`),
+  ],
+);
+
+export const directions = pgTable(
+  "directions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    city: text("city").notNull(),
+    street: text("street").notNull(),
+    streetNumber: integer("street_number").notNull(),
+    floor: text("floor"),
+    unit: text("unit"),
+    postalCode: text("postal_code").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index("directions_user_id_idx").on(t.userId),
+    check("directions_street_number", sql`${t.streetNumber} >= 0`),
+  ],
+);
+
+export const categories = pgTable("categories", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  image: text("image").notNull().default(""),
+  ...timestamps,
+});
+
+export const products = pgTable(
+  "products",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    name: text("name").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    shippingCostCents: integer("shipping_cost_cents").notNull().default(0),
+    stock: integer("stock").notNull().default(0),
+    description: text("description").notNull().default(""),
+    /** What search matches: the words of title, name and description (migration 0002 feeds search_words). */
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, title || ' ' || name || ' ' || description)`),
+    /** Products are retired, not deleted: orders and reviews keep pointing at them. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    check("products_price_cents", sql`${t.priceCents} >= 0`),
+    check("products_shipping_cost_cents", sql`${t.shippingCostCents} >= 0`),
+    check("products_stock", sql`${t.stock} >= 0`),
+    index("products_search_idx").using("gin", t.searchVector),
+    // Shopper listings only see live, in-stock products: sorted by price or by id.
+    index("products_listing_price_idx")
+      .on(t.priceCents, t.id)
+      .where(sql`${t.deletedAt} is null and ${t.stock} > 0`),
+    index("products_listing_id_idx")
+      .on(t.id)
+      .where(sql`${t.deletedAt} is null and ${t.stock} > 0`),
+  ],
+);
+
+/**
+ * Every word the catalogue uses, kept by a trigger on products. Search corrects a typo by looking up the
+ * nearest words here by trigram similarity ('mose' → 'mouse'), then matches products by those words.
+ */
+export const searchWords = pgTable("search_words", { word: text("word").primaryKey() }, (t) => [
+  index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`),
+]);
+
+export const productImages = pgTable(
+  "product_images",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    altText: text("alt_text").notNull().default(""),
+    position: integer("position").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [unique("product_images_product_position_key").on(t.productId, t.position)],
+);
+
+export const productCategories = pgTable(
+  "product_categories",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    index("product_categories_category_idx").on(t.categoryId, t.productId),
+  ],
+);
+
+export const sales = pgTable(
+  "sales",
+  {
+    id: serial("id").primaryKey(),
+    description: text("description").notNull(),
+    percentage: integer("percentage").notNull(),
+    day: saleDayEnum("day").notNull().default("all"),
+    productAmount: integer("product_amount").notNull().default(0),
+    image: text("image").notNull().default(""),
+    ...timestamps,
+  },
+  (t) => [
+    check("sales_percentage", sql`${t.percentage} between 1 and 100`),
+    check("sales_product_amount", sql`${t.productAmount} >= 0`),
+  ],
+);
+
+export const saleProducts = pgTable(
+  "sale_products",
+  {
+    saleId: integer("sale_id")
+      .notNull()
+      .references(() => sales.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.saleId, t.productId] }),
+    index("sale_products_product_idx").on(t.productId),
+  ],
+);
+
+export const saleCategories = pgTable(
+  "sale_categories",
+  {
+    saleId: integer("sale_id")
+      .notNull()
+      .references(() => sales.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.saleId, t.categoryId] }),
+    index("sale_categories_category_idx").on(t.categoryId),
+  ],
+);
+
+export const bulkOrders = pgTable(
+  "bulk_orders",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    status: orderStatusEnum("status").notNull().default("pending"),
+    combinedPriceCents: integer("combined_price_cents").notNull(),
+    combinedShippingCostCents: integer("combined_shipping_cost_cents").notNull(),
+    purchaseId: text("purchase_id"),
+    serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),
+    localPurchaseDate: text("local_purchase_date"),
+    ...timestamps,
+  },
+  (t) => [
+    index("bulk_orders_user_status_idx").on(t.userId, t.status),
+    check("bulk_orders_combined_price", sql`${t.combinedPriceCents} >= 0`),
+    check("bulk_orders_combined_shipping", sql`${t.combinedShippingCostCents} >= 0`),
+  ],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    status: orderStatusEnum("status").notNull(),
+    amount: integer("amount").notNull().default(1),
+    /** Snapshot taken when the line becomes pending: later price changes don't touch a purchase. */
+    unitPriceCents: integer("unit_price_cents"),
+    lineTotalCents: integer("line_total_cents"),
+    shippingCostCents: integer("shipping_cost_cents"),
+    salePercentage: integer("sale_percentage"),
+    purchaseId: text("purchase_id"),
+    bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
+    serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),
+    localPurchaseDate: text("local_purchase_date"),
+    ...timestamps,
+  },
+  (t) => [
+    check("orders_amount", sql`${t.amount} >= 1`),
+    // One wishlist line and one cart line per user and product; purchases may repeat.
+    uniqueIndex("orders_user_product_list_key")
+      .on(t.userId, t.productId, t.status)
+      .where(sql`${t.status} in ('inWishList', 'inCart')`),
+    index("orders_user_status_idx").on(t.userId, t.status),
+    index("orders_status_date_idx").on(t.status, t.serverPurchaseDate),
+    index("orders_product_idx").on(t.productId),
+    index("orders_bulk_order_idx").on(t.bulkOrderId),
+  ],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial("id").primaryKey(),
+    provider: text("provider").notNull(),
+    providerPaymentId: text("provider_payment_id").notNull(),
+    status: text("status").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    orderId: integer("order_id").references(() => orders.id),
+    bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
+    rawPayload: jsonb("raw_payload"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("payments_provider_payment_key").on(t.provider, t.providerPaymentId),
+    check("payments_target", sql`${t.orderId} is not null or ${t.bulkOrderId} is not null`),
+    check("payments_amount", sql`${t.amountCents} >= 0`),
+  ],
+);
+
+/** Each provider notification is processed once: a repeated one hits this key and changes nothing. */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: serial("id").primaryKey(),
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    paymentId: integer("payment_id").references(() => payments.id),
+    ...timestamps,
+  },
+  (t) => [unique("payment_events_provider_event_key").on(t.provider, t.eventId)],
+);
+
+export const comments = pgTable(
+  "comments",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    content: text("content").notNull().default(""),
+    rating: integer("rating").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    unique("comments_user_product_key").on(t.userId, t.productId),
+    index("comments_product_idx").on(t.productId),
+    check("comments_rating", sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+export const refreshTokens = pgTable(
+  "refresh_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the random token: a database leak doesn't leak sessions. */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** Every rotation of one login shares a family: reusing a rotated token revokes them all. */
+    familyId: uuid("family_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index("refresh_tokens_user_idx").on(t.userId), index("refresh_tokens_family_idx").on(t.familyId)],
+);
+
+/** The store's social links: a single row. */
+export const networks = pgTable(
+  "networks",
+  {
+    id: integer("id").primaryKey().default(1),
+    facebook: text("facebook").notNull().default(""),
+    twitter: text("twitter").notNull().default(""),
+    instagram: text("instagram").notNull().default(""),
+    ...timestamps,
+  },
+  (t) => [check("networks_single_row", sql`${t.id} = 1`)],
+);
+
+export const newsletterEmails = pgTable("newsletter_emails", {
+  id: serial("id").primaryKey(),
+  title: text("title").notNull(),
+  message: text("message").notNull(),
+  receivers: jsonb("receivers").$type<string[]>().notNull(),
+  sentBy: integer("sent_by").references(() => users.id, { onDelete: "set null" }),
+  ...timestamps,
+});
+
+export const newsletterOutbox = pgTable(
+  "newsletter_outbox",
+  {
+    id: serial("id").primaryKey(),
+    emailId: integer("email_id")
+      .notNull()
+      .references(() => newsletterEmails.id, { onDelete: "cascade" }),
+    recipient: text("recipient").notNull(),
+    status: outboxStatusEnum("status").notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    unique("newsletter_outbox_email_recipient_key").on(t.emailId, t.recipient),
+    index("newsletter_outbox_status_idx").on(t.status),
+  ],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: serial("id").primaryKey(),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    entity: text("entity").notNull(),
+    entityId: text("entity_id"),
+    details: jsonb("details"),
+    ...timestamps,
+  },
+  (t) => [
+    index("audit_log_entity_idx").on(t.entity, t.entityId),
+    index("audit_log_created_idx").on(t.createdAt),
+  ],
+);

@@ -1,0 +1,15 @@
+import { loadConfig } from "../config";
+import { openDatabase } from "./client";
+import { seedDemoStore } from "./seed/demo-store";
+import { databaseTarget } from "./target";
+
+/** `npm run seed`: migrate, then seed the demo store into an empty database (never twice). */
+const config = loadConfig();
+const database = await openDatabase(databaseTarget(config));
+try {
+  await database.migrate();
+  const seeded = await seedDemoStore(database.db);
+  console.log(seeded ? "Demo store seeded." : "The store already has data: nothing seeded.");
+} finally {
+  await database.close();
+}

@@ -1,0 +1,57 @@
+import { SignJWT, jwtVerify, errors } from "jose";
+import type { FastifyRequest } from "fastify";
+import { eq, and, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { users } from "../../db/schema";
+import { HttpError, TokenExpiredError } from "../../http/errors";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ISSUER = "voltio";
+
+export interface Caller {
+  id: number;
+  rol: "user" | "admin";
+}
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+
+export function signAccessToken(
+  userId: number,
+  secret: string,
+  ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(userId))
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(key(secret));
+}
+
+/**
+ * The caller behind the bearer token, or null for a guest. The role is read from the database, not the
+ * token, so a demotion or deletion takes effect at once. An expired token answers the SPEC's 403.
+ */
+export async function readCaller(request: FastifyRequest, db: Db, secret: string): Promise<Caller | null> {
+  const header = request.headers.authorization;
+  if (!header?.startsWith("Bearer ")) return null;
+  const token = header.slice("Bearer ".length).trim();
+  if (!token || token === "null" || token === "undefined") return null;
+  let subject: string | undefined;
+  try {
+    const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, algorithms: ["HS256"] });
+    subject = payload.sub;
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw new TokenExpiredError();
+    throw new HttpError(401, "Invalid token");
+  }
+  const id = Number(subject);
+  if (!Number.isInteger(id)) throw new HttpError(401, "Invalid token");
+  const [user] = await db
+    .select({ id: users.id, rol: users.rol })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)));
+  if (!user) throw new HttpError(401, "Invalid token");
+  return user;
+}

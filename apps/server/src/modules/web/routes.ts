@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { and, asc, isNull, sql } from "drizzle-orm";
+import type { AppDeps } from "../../app";
+import { categories, products } from "../../db/schema";
+import { escapeXml } from "../../http/escape";
+import { getProduct } from "../catalog/service";
+import { pageHead, productHead, type PageHead } from "./seo";
+
+/** Paths the SPA draws; anything else gets its not-found page with a real 404 status. */
+const SPA_ROUTES: RegExp[] = [
+  /^\/$/,
+  /^\/products$/,
+  /^\/product\/[^/]+$/,
+  /^\/login$/,
+  /^\/user$/,
+  /^\/purchases$/i,
+  /^\/wishlist$/i,
+  /^\/cart$/i,
+  /^\/purchase(\/success|\/failure)?$/,
+  /^\/profiles$/,
+  /^\/admin(\/.*)?$/,
+];
+
+/**
+ * Serves the built SPA: hashed assets (precompressed .br/.gz) and, for every other non-/api path, the HTML
+ * shell with the page's title and metadata filled in. Also /robots.txt and /sitemap.xml.
+ */
+export function webRoutes({ config, db }: AppDeps): FastifyPluginAsync {
+  return async (app) => {
+    const indexFile = join(config.webDist, "index.html");
+    const hasBuild = existsSync(indexFile);
+    const shell = hasBuild
+      ? readFileSync(indexFile, "utf8")
+      : `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Voltio</title><!--head--></head>` +
+        `<body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>`;
+
+    if (hasBuild) {
+      await app.register(fastifyStatic, {
+        root: config.webDist,
+        prefix: "/",
+        preCompressed: true,
+        wildcard: false,
+        index: false,
+        setHeaders(res, path) {
+          if (path.includes("/assets/")) res.header("cache-control", "public, max-age=31536000, immutable");
+        },
+      });
+    }
+
+    const sendShell = (reply: FastifyReply, head: PageHead, status = 200) =>
+      reply
+        .code(status)
+        .header("cache-control", "no-cache")
+        .type("text/html; charset=utf-8")
+        .send(shell.replace(/<title>.*?<\/title>/s, "").replace("<!--head-->", head.html));
+
+    app.get("/robots.txt", async (_request, reply) =>
+      reply
+        .type("text/plain")
+        .send(`User-agent: *\nDisallow: /admin\nDisallow: /api/\nSitemap: ${config.publicUrl}/sitemap.xml\n`),
+    );
+
+    app.get("/sitemap.xml", async (_request, reply) => {
+      const [categoryRows, productRows] = await Promise.all([
+        db.select({ id: categories.id }).from(categories).orderBy(asc(categories.id)),
+        db
+          .select({ id: products.id, updatedAt: products.updatedAt })
+          .from(products)
+          .where(and(isNull(products.deletedAt), sql`${products.stock} > 0`))
+          .orderBy(asc(products.id)),
+      ]);
+      const url = (path: string, lastmod?: Date) =>
+        `<url><loc>${escapeXml(config.publicUrl + path)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
+      const body = [
+        `<?xml version="1.0" encoding="UTF-8"?>`,
+        `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`,
+        url("/"),
+        url("/products?offset=1"),
+        url("/profiles"),
+        ...categoryRows.map((c) => url(`/products?categoryId=${c.id}&offset=1`)),
+        ...productRows.map((p) => url(`/product/${p.id}`, p.updatedAt)),
+        `</urlset>`,
+      ].join("\n");
+      return reply.type("application/xml").send(body);
+    });
+
+    app.get("/product/:id", async (request, reply) => {
+      const id = Number((request.params as { id: string }).id);
+      const product = Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? await getProduct(db, id) : null;
+      if (!product) return sendShell(reply, pageHead(request.url, config.publicUrl), 404);
+      return sendShell(reply, productHead(product, config.publicUrl));
+    });
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const path = request.url.split("?")[0] ?? "/";
+      if (path.startsWith("/api/") || path === "/api" || request.method !== "GET") {
+        return reply.code(404).send({ error: "Not Found" });
+      }
+      const known = SPA_ROUTES.some((route) => route.test(path));
+      return sendShell(reply, pageHead(path, config.publicUrl), known ? 200 : 404);
+    });
+  };
+}

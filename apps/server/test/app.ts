@@ -1,0 +1,44 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp, type App } from "../src/app";
+import { loadConfig, type Config } from "../src/config";
+import type { Database } from "../src/db/client";
+import { signAccessToken } from "../src/modules/auth/access-token";
+import { createTestDatabase } from "./database";
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  config: Config;
+  /** A bearer header for a user id (1 is the demo admin, 2 the demo shopper). */
+  bearer(userId: number): Promise<{ authorization: string }>;
+  close(): Promise<void>;
+}
+
+/** The real app on a real database of its own; nothing of ours is mocked. */
+export async function createTestApp(
+  options: { contents?: "empty" | "demo"; env?: Record<string, string> } = {},
+): Promise<TestContext> {
+  const database = await createTestDatabase(options.contents ?? "demo");
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-test-")),
+    JWT_SECRET: "test-secret-that-is-long-enough-for-hs256-signing",
+    WEB_DIST: join(tmpdir(), "voltio-no-web-build"),
+    ...options.env,
+  });
+  const app = await buildApp(config, database.db);
+  return {
+    app,
+    database,
+    config,
+    bearer: async (userId) => ({
+      authorization: `Bearer ${await signAccessToken(userId, config.jwtSecret)}`,
+    }),
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const baseURL = `http://localhost:${port}`;
+
+/**
+ * The real server on its own fresh embedded database (never the developer's ./data), driven by the system
+ * Chromium: browsers are never downloaded.
+ */
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "../reports/playwright.json" }]],
+  outputDir: "../test-results",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: "rm -rf data/e2e && node --import tsx apps/server/src/main.ts",
+    cwd: "..",
+    url: `${baseURL}/api/store`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: "data/e2e",
+      LOG_LEVEL: "warn",
+      DEMO: "true",
+      CATALOG_CACHE_TTL_SECONDS: "0",
+    },
+  },
+});

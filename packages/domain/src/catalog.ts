@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { SALE_DAYS } from "./weekday";
+
+/** Schemas of the catalogue API (DESIGN.md §5): the server validates with them, the web client types with them. */
+
+export const PRODUCTS_DEFAULT_LIMIT = 16;
+export const PRODUCTS_MAX_LIMIT = 1000;
+export const SEARCH_MAX_LENGTH = 100;
+
+const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
+const money = z.coerce.number().min(0).max(10_000_000);
+
+export const productListQuerySchema = z
+  .object({
+    search: z.string().trim().max(SEARCH_MAX_LENGTH).optional(),
+    categoryId: z.coerce.number().int().positive().optional(),
+    offset: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    limit: z.coerce.number().int().min(1).max(PRODUCTS_MAX_LIMIT).default(PRODUCTS_DEFAULT_LIMIT),
+    minPrice: money.optional(),
+    maxPrice: money.optional(),
+    freeShipping: queryBoolean.optional(),
+    order: z.enum(["ASC", "DESC"]).optional(),
+    includeOutOfStock: queryBoolean.optional(),
+  })
+  .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
+    path: ["maxPrice"],
+    message: "maxPrice must be greater than or equal to minPrice",
+  });
+export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+
+export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const saleTermsSchema = z.object({
+  id: z.number().int(),
+  percentage: z.number().int(),
+  day: z.enum(SALE_DAYS),
+  productAmount: z.number().int(),
+});
+
+export const productImageSchema = z.object({ url: z.string(), altText: z.string() });
+export const categoryRefSchema = z.object({ id: z.number().int(), name: z.string() });
+
+export const productSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  name: z.string(),
+  price: z.number().describe("US dollars, 2 decimals"),
+  shippingCost: z.number().describe("US dollars, 2 decimals"),
+  stock: z.number().int(),
+  description: z.string(),
+  images: z.array(productImageSchema),
+  categories: z.array(categoryRefSchema),
+  sales: z.object({ productSales: z.array(saleTermsSchema), categorySales: z.array(saleTermsSchema) }),
+});
+export type Product = z.infer<typeof productSchema>;
+
+export const productListSchema = z.object({
+  products: z.array(productSchema),
+  pages: z.number().int().describe("Same as totalPages, kept for clients written against the SPEC"),
+  totalPages: z.number().int(),
+  page: z.number().int(),
+  total: z.number().int(),
+  globalSales: z.array(saleTermsSchema),
+});
+export type ProductList = z.infer<typeof productListSchema>;
+
+export const categoryQuerySchema = z.object({ search: z.string().trim().max(SEARCH_MAX_LENGTH).optional() });
+export const categorySchema = z.object({ id: z.number().int(), name: z.string(), image: z.string() });
+export type Category = z.infer<typeof categorySchema>;
+
+export const networksSchema = z.object({ facebook: z.string(), twitter: z.string(), instagram: z.string() });
+export type Networks = z.infer<typeof networksSchema>;
+
+export const saleQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(PRODUCTS_MAX_LIMIT).optional(),
+});
+export const saleSchema = saleTermsSchema.extend({
+  description: z.string(),
+  image: z.string(),
+  categories: z.array(categoryRefSchema),
+  products: z.array(z.object({ id: z.number().int(), title: z.string() })),
+});
+export type Sale = z.infer<typeof saleSchema>;
+
+export const errorSchema = z.object({
+  error: z.string(),
+  details: z.array(z.object({ field: z.string(), reason: z.string() })).optional(),
+});
+
+/** What the storefront needs to price like the server: the store's weekday decides which sales run. */
+export const storeInfoSchema = z.object({
+  name: z.string(),
+  currency: z.literal("USD"),
+  timeZone: z.string(),
+  today: z.enum(["sun", "mon", "tue", "wed", "thu", "fri", "sat"]),
+});
+export type StoreInfo = z.infer<typeof storeInfoSchema>;

@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * One runner for every suite. The server suite runs on PGlite always, and once more on PostgreSQL when
+ * TEST_DATABASE_URL points at a server (as .ci/run does).
+ */
+const serverProject = (database: "pglite" | "postgres") => ({
+  extends: true as const,
+  test: {
+    name: `server-${database}`,
+    include: ["apps/server/src/**/*.test.ts"],
+    environment: "node",
+    globalSetup: database === "pglite" ? ["apps/server/test/global-setup.ts"] : [],
+    env: { TEST_DB: database },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  resolve: { alias: { "@": new URL("./apps/web/src", import.meta.url).pathname } },
+  test: {
+    reporters: ["default", ["json", { outputFile: "reports/vitest.json" }]],
+    projects: [
+      {
+        extends: true,
+        test: { name: "domain", include: ["packages/domain/src/**/*.test.ts"], environment: "node" },
+      },
+      serverProject("pglite"),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject("postgres")] : []),
+      {
+        extends: true,
+        test: {
+          name: "web",
+          include: ["apps/web/src/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
+          setupFiles: ["apps/web/src/test/setup.ts"],
+        },
+      },
+    ],
+  },
+});
