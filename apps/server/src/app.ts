@@ -16,6 +16,7 @@ import { ResponseCache } from "./http/response-cache";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
 import { webRoutes } from "./modules/web/routes";
+import { loadShell } from "./modules/web/shell";
 
 export interface AppDeps {
   config: Config;
@@ -62,12 +63,13 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     return reply.code(500).send({ error: "Internal Server Error" });
   });
 
+  const shell = loadShell(config.webDist);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", "data:", "https:"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'", ...shell.scriptHashes],
         styleSrc: ["'self'", "'unsafe-inline'"],
         connectSrc: ["'self'"],
         upgradeInsecureRequests: null,
@@ -96,7 +98,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     { prefix: "/api" },
   );
   await app.register(illustrationRoutes());
-  await app.register(webRoutes(deps));
+  await app.register(webRoutes(deps, shell));
   return app;
 }
 

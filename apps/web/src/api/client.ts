@@ -1,3 +1,5 @@
+import { tokens } from "./tokens";
+
 /** The typed fetch under every API call: JSON in and out, errors as ApiError with the server's message. */
 export class ApiError extends Error {
   constructor(
@@ -16,7 +18,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   const headers = new Headers(init.headers);
   if (init.body !== undefined && !(init.body instanceof FormData))
     headers.set("content-type", "application/json");
-  const access = localStorage.getItem("access");
+  const access = tokens.access();
   if (access) headers.set("authorization", `Bearer ${access}`);
   const response = await fetch(`/api${path}`, { ...init, headers });
   const text = await response.text();

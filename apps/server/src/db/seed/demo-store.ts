@@ -144,14 +144,12 @@ export async function seedDemoStore(db: Db): Promise<boolean> {
       if (s.productId) await tx.insert(saleProducts).values({ saleId: sale!.id, productId: s.productId });
     }
 
-    await tx
-      .insert(networks)
-      .values({
-        id: 1,
-        facebook: "https://facebook.com/voltio.store",
-        twitter: "",
-        instagram: "https://instagram.com/voltio.store",
-      });
+    await tx.insert(networks).values({
+      id: 1,
+      facebook: "https://facebook.com/voltio.store",
+      twitter: "",
+      instagram: "https://instagram.com/voltio.store",
+    });
 
     const [admin] = await tx
       .insert(users)

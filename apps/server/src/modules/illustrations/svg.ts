@@ -77,6 +77,14 @@ export function categoryIllustrationUrl(kind: IllustrationKind): string {
   return `/illustrations/category/${kind}.svg`;
 }
 
+const XML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
 /** XML-escapes text; drops characters XML 1.0 cannot carry so the document always parses. */
 export function escapeXml(text: string): string {
   return (
@@ -84,10 +92,7 @@ export function escapeXml(text: string): string {
       // eslint-disable-next-line no-control-regex -- removing these control characters is the point
       .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
       .replace(/[\uD800-\uDFFF]/gu, "")
-      .replace(
-        /[&<>"']/g,
-        (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-      )
+      .replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c)
   );
 }
 
@@ -437,7 +442,7 @@ function tablet(p: Palette): Device {
       rect(290, 394, 220, 28, 14, "#fff", op(".3")) +
       circle(400, 148, 3, "#3b4252") +
       shape("M236 486H540L566 492L540 498H236Q228 498 228 492Q228 486 236 486Z", p.accent),
-    focus: [500, 236],
+    focus: [440, 226],
     floor: [500, 270],
     half: 242,
   };
@@ -643,10 +648,9 @@ function tag(label: string, p: Palette): string {
   if (!label) return "";
   // No text metrics offline: estimate the width generously from the character count.
   const width = Math.round(48 + Array.from(label).length * 10.4);
-  return (
-    `<g transform="translate(32 526)">${rect(0, 0, width, 44, 22, "#fff", op(".92"))}${circle(22, 22, 6, p.accent)}` +
-    `<text x="36" y="28.5" ${FONT} font-size="18" font-weight="600" fill="#1f2937">${escapeXml(label)}</text></g>`
-  );
+  const pill = rect(0, 0, width, 44, 22, "#fff", op(".92")) + circle(22, 22, 6, p.accent);
+  const text = `<text x="36" y="28.5" ${FONT} font-size="18" font-weight="600" fill="#1f2937">`;
+  return `<g transform="translate(32 526)">${pill}${text}${escapeXml(label)}</text></g>`;
 }
 
 const LENS = { x: 590, y: 276, r: 150, zoom: 2.2 };

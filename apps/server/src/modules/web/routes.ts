@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { and, asc, isNull, sql } from "drizzle-orm";
@@ -8,6 +6,7 @@ import { categories, products } from "../../db/schema";
 import { escapeXml } from "../../http/escape";
 import { getProduct } from "../catalog/service";
 import { pageHead, productHead, type PageHead } from "./seo";
+import type { Shell } from "./shell";
 
 /** Paths the SPA draws; anything else gets its not-found page with a real 404 status. */
 const SPA_ROUTES: RegExp[] = [
@@ -28,16 +27,9 @@ const SPA_ROUTES: RegExp[] = [
  * Serves the built SPA: hashed assets (precompressed .br/.gz) and, for every other non-/api path, the HTML
  * shell with the page's title and metadata filled in. Also /robots.txt and /sitemap.xml.
  */
-export function webRoutes({ config, db }: AppDeps): FastifyPluginAsync {
+export function webRoutes({ config, db }: AppDeps, shell: Shell): FastifyPluginAsync {
   return async (app) => {
-    const indexFile = join(config.webDist, "index.html");
-    const hasBuild = existsSync(indexFile);
-    const shell = hasBuild
-      ? readFileSync(indexFile, "utf8")
-      : `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Voltio</title><!--head--></head>` +
-        `<body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>`;
-
-    if (hasBuild) {
+    if (shell.built) {
       await app.register(fastifyStatic, {
         root: config.webDist,
         prefix: "/",
@@ -55,7 +47,7 @@ export function webRoutes({ config, db }: AppDeps): FastifyPluginAsync {
         .code(status)
         .header("cache-control", "no-cache")
         .type("text/html; charset=utf-8")
-        .send(shell.replace(/<title>.*?<\/title>/s, "").replace("<!--head-->", head.html));
+        .send(shell.html.replace(/<title>.*?<\/title>/s, "").replace("<!--head-->", head.html));
 
     app.get("/robots.txt", async (_request, reply) =>
       reply
@@ -96,7 +88,11 @@ export function webRoutes({ config, db }: AppDeps): FastifyPluginAsync {
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split("?")[0] ?? "/";
-      if (path.startsWith("/api/") || path === "/api" || request.method !== "GET") {
+      if (
+        path.startsWith("/api/") ||
+        path === "/api" ||
+        (request.method !== "GET" && request.method !== "HEAD")
+      ) {
         return reply.code(404).send({ error: "Not Found" });
       }
       const known = SPA_ROUTES.some((route) => route.test(path));

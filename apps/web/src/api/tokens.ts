@@ -1,0 +1,15 @@
+/** SPEC.md §3: the access and refresh tokens live in browser storage under the names access and refresh. */
+export const tokens = {
+  access: () => localStorage.getItem("access"),
+  refresh: () => localStorage.getItem("refresh"),
+  /** A shopper counts as logged in when both tokens are present (SPEC.md §4, buy flow). */
+  present: () => Boolean(localStorage.getItem("access") && localStorage.getItem("refresh")),
+  set(access: string, refresh?: string) {
+    localStorage.setItem("access", access);
+    if (refresh !== undefined) localStorage.setItem("refresh", refresh);
+  },
+  clear() {
+    localStorage.removeItem("access");
+    localStorage.removeItem("refresh");
+  },
+};
