@@ -105,13 +105,15 @@ export async function seedDemoStore(db: Db): Promise<boolean> {
       const productId = productRows[index]!.id;
       const kind = kindForCategories(p.categories);
       const label = imageLabel(p.title);
-      // 2–4 pictures, so the detail page's slider has something to slide; the palette follows the product.
+      // 2–4 pictures, so the detail page's slider has something to slide: one palette per product, a
+      // different view per picture, and a background that changes between neighbours of one kind.
       const pictures = 2 + (productId % 3);
       for (let position = 0; position < pictures; position++) {
+        const background = (Math.floor(productId / 6) + Math.floor(position / 3)) % 3;
         images.push({
           productId,
           position,
-          url: illustrationUrl(kind, (productId % 6) * 3 + position, label),
+          url: illustrationUrl(kind, background * 18 + (productId % 6) * 3 + (position % 3), label),
           altText: `${p.title.trim()} – picture ${position + 1}`,
         });
       }

@@ -96,12 +96,15 @@ describe("productIllustration", () => {
     expect(pictures.size).toBe(6);
   });
 
-  it("uses six different palettes for variants 0..5 and repeats them every 6", () => {
+  it("uses six different palettes, one per run of three views, repeating every 18", () => {
     for (const kind of ILLUSTRATION_KINDS) {
-      const colours = [0, 1, 2, 3, 4, 5].map((v) => bgStops(productIllustration(kind, v, "")));
+      const colours = [0, 3, 6, 9, 12, 15].map((v) => bgStops(productIllustration(kind, v, "")));
       expect(colours.every(Boolean)).toBe(true);
       expect(new Set(colours).size).toBe(6);
-      expect(bgStops(productIllustration(kind, 7, ""))).toBe(colours[1]);
+      // The three views of one product share its palette.
+      expect(bgStops(productIllustration(kind, 4, ""))).toBe(colours[1]);
+      expect(bgStops(productIllustration(kind, 5, ""))).toBe(colours[1]);
+      expect(bgStops(productIllustration(kind, 21, ""))).toBe(colours[1]);
     }
   });
 
@@ -113,8 +116,8 @@ describe("productIllustration", () => {
       expect(detail).toContain('clip-path="url(#z)"');
       expect(detail.match(/<use href="#d"/g)).toHaveLength(2);
       // Same palette and composition, another background: products sharing a kind still differ.
-      expect(productIllustration(kind, 6, "")).not.toBe(front);
-      expect(bgStops(productIllustration(kind, 6, ""))).toBe(bgStops(front));
+      expect(productIllustration(kind, 18, "")).not.toBe(front);
+      expect(bgStops(productIllustration(kind, 18, ""))).toBe(bgStops(front));
     }
   });
 

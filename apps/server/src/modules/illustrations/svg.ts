@@ -631,7 +631,7 @@ function normaliseVariant(variant: number): number {
   return Number.isFinite(variant) ? Math.abs(Math.trunc(variant)) : 0;
 }
 
-/** Background decoration, picked by variant / 6 so products sharing a kind and palette still differ. */
+/** Background decoration, picked by variant / 18 so products sharing a kind and palette still differ. */
 function decoration(style: number, p: Palette): string {
   if (style === 1)
     return rect(180, 70, 440, 440, 96, "#fff", ` opacity=".45" transform="rotate(12 400 290)"`);
@@ -690,10 +690,13 @@ const svgOpen = (w: number, h: number, title: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img">` +
   `<title>${escapeXml(title)}</title>`;
 
-/** A complete 800x600 product picture. variant % 6 picks the palette, variant % 3 the composition. */
+/**
+ * A complete 800x600 product picture. variant % 3 picks the composition, (variant / 3) % 6 the palette and
+ * (variant / 18) % 3 the background, so one product's pictures share a palette and differ in view.
+ */
 export function productIllustration(kind: IllustrationKind, variant: number, label: string): string {
   const v = normaliseVariant(variant);
-  const p = PALETTES[v % PALETTES.length]!;
+  const p = PALETTES[Math.floor(v / 3) % PALETTES.length]!;
   const d = DEVICES[kind](p);
   const text = cleanLabel(label);
   const lens = `<clipPath id="z">${circle(LENS.x, LENS.y, LENS.r, "#000")}</clipPath>`;
@@ -701,7 +704,7 @@ export function productIllustration(kind: IllustrationKind, variant: number, lab
     svgOpen(800, 600, text || KIND_NAMES[kind]) +
     `<defs>${defs(p)}${lens}<g id="d">${d.svg}</g></defs>` +
     rect(0, 0, 800, 600, 0, "url(#bg)") +
-    decoration(Math.floor(v / 6) % 3, p) +
+    decoration(Math.floor(v / 18) % 3, p) +
     scene(v % 3, d, p) +
     tag(text, p) +
     `</svg>`
