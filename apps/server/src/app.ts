@@ -12,17 +12,21 @@ import {
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import { HttpError, TokenExpiredError } from "./http/errors";
-import { ResponseCache } from "./http/response-cache";
+import { CatalogCache } from "./http/catalog-cache";
+import { authRoutes } from "./modules/auth/routes";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
+import { newsletterRoutes } from "./modules/newsletter/routes";
+import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
+import { userRoutes } from "./modules/users/routes";
 import { webRoutes } from "./modules/web/routes";
 import { loadShell } from "./modules/web/shell";
 
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** Anonymous catalogue replies; cleared whenever a product, category or sale changes. */
-  catalogCache: ResponseCache;
+  /** Anonymous catalogue replies and filter counts; cleared whenever a product, category or sale changes. */
+  catalogCache: CatalogCache;
 }
 
 export type App = FastifyInstance;
@@ -32,6 +36,11 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // A number is how many proxies to trust (proxy-addr's hop count; Fastify's types only take a function).
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -64,14 +73,17 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
 
   const shell = loadShell(config.webDist);
+  // 'Login with Google' loads Google's sign-in script and frame, only when it is configured.
+  const google = config.google.clientId ? ["https://accounts.google.com"] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", "data:", "https:"],
-        scriptSrc: ["'self'", ...shell.scriptHashes],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'"],
+        scriptSrc: ["'self'", ...shell.scriptHashes, ...google.map((origin) => `${origin}/gsi/client`)],
+        styleSrc: ["'self'", "'unsafe-inline'", ...google.map((origin) => `${origin}/gsi/style`)],
+        connectSrc: ["'self'", ...google.map((origin) => `${origin}/gsi/`)],
+        frameSrc: ["'self'", ...google.map((origin) => `${origin}/gsi/`)],
         upgradeInsecureRequests: null,
       },
     },
@@ -90,14 +102,26 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 
-  const deps: AppDeps = { config, db, catalogCache: new ResponseCache(config.catalogCacheTtlSeconds * 1000) };
+  const deps: AppDeps = {
+    config,
+    db,
+    catalogCache: new CatalogCache({
+      replyTtlSeconds: config.catalogCacheTtlSeconds,
+      countTtlSeconds: config.catalogCountCacheTtlSeconds,
+    }),
+  };
   await app.register(
     async (api) => {
       await api.register(catalogRoutes(deps));
+      await api.register(authRoutes(deps));
+      await api.register(userRoutes(deps));
+      await api.register(uploadRoutes(deps));
+      await api.register(newsletterRoutes(deps));
     },
     { prefix: "/api" },
   );
   await app.register(illustrationRoutes());
+  await app.register(uploadedFileRoutes(deps));
   await app.register(webRoutes(deps, shell));
   return app;
 }

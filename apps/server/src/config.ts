@@ -28,8 +28,48 @@ const environmentSchema = z.object({
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO: booleanFlag,
   CATALOG_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
+  CATALOG_COUNT_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})?$/, "must be true, false or the number of proxies in front of the server")
+    .optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(15 * 60),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 90)
+    .default(30),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(12),
+  RATE_LIMIT_AUTH_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(15 * 60),
+  RATE_LIMIT_AUTH_PER_IP: z.coerce.number().int().min(1).default(50),
+  RATE_LIMIT_AUTH_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  GOOGLE_CLIENT_ID: z.string().trim().optional(),
+  GOOGLE_JWKS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v3/certs"),
+  GOOGLE_ISSUERS: z.string().default("https://accounts.google.com,accounts.google.com"),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
 });
 
 export interface Config {
@@ -43,8 +83,21 @@ export interface Config {
   /** Demo mode: embedded database, demo store seeded on first start, demo logins printed. */
   demo: boolean;
   catalogCacheTtlSeconds: number;
+  catalogCountCacheTtlSeconds: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
   webDist: string;
+  /** Fastify's trustProxy: client IPs (rate limits) come from X-Forwarded-For only behind a known proxy. */
+  trustProxy: boolean | number;
+  accessTokenTtlSeconds: number;
+  /** A login ends after this long without a token refresh (ASVS 3.3.2 level 2: 30 minutes)… */
+  sessionIdleSeconds: number;
+  /** …and after this long whatever happens (ASVS 3.3.2 level 2: 12 hours). */
+  sessionMaxSeconds: number;
+  /** Per route, on login, e-mail check, registration and refresh. */
+  authRateLimit: { windowSeconds: number; perIp: number; perEmail: number };
+  /** Google sign-in is offered only when a client id is set. */
+  google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
+  uploadMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,8 +127,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     demo,
     catalogCacheTtlSeconds: e.CATALOG_CACHE_TTL_SECONDS,
+    catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? join(import.meta.dirname, "../../web/dist")),
+    trustProxy:
+      e.TRUST_PROXY === undefined || e.TRUST_PROXY === "" || e.TRUST_PROXY === "false"
+        ? false
+        : e.TRUST_PROXY === "true"
+          ? true
+          : Number(e.TRUST_PROXY),
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
+    sessionMaxSeconds: e.SESSION_MAX_HOURS * 3600,
+    authRateLimit: {
+      windowSeconds: e.RATE_LIMIT_AUTH_WINDOW_SECONDS,
+      perIp: e.RATE_LIMIT_AUTH_PER_IP,
+      perEmail: e.RATE_LIMIT_AUTH_PER_EMAIL,
+    },
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID || undefined,
+      jwksUrl: e.GOOGLE_JWKS_URL,
+      issuers: e.GOOGLE_ISSUERS.split(",")
+        .map((issuer) => issuer.trim())
+        .filter(Boolean),
+    },
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
   };
 }
 

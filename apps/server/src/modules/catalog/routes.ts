@@ -24,14 +24,14 @@ import { getNetworks, getProduct, listCategories, listProducts, listSales } from
 export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const cacheable = (request: FastifyRequest) =>
-      catalogCache.enabled &&
+      catalogCache.replies.enabled &&
       request.method === "GET" &&
       !request.routeOptions.config.noCache &&
       !request.url.includes("includeOutOfStock=true");
     // A cached reply is the same JSON for every caller; only admin-only variants skip the cache.
     app.addHook("onRequest", async (request, reply) => {
       if (!cacheable(request)) return;
-      const body = catalogCache.get(request.url);
+      const body = catalogCache.replies.get(request.url);
       if (body !== undefined) {
         return reply.header("x-cache", "hit").type("application/json; charset=utf-8").send(body);
       }
@@ -44,7 +44,7 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
         reply.getHeader("x-cache") === undefined &&
         cacheable(request)
       ) {
-        catalogCache.set(request.url, payload);
+        catalogCache.replies.set(request.url, payload);
         reply.header("x-cache", "miss");
       }
       return payload;
@@ -66,7 +66,7 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
           const caller = await readCaller(request, db, config.jwtSecret);
           includeOutOfStock = caller?.rol === "admin";
         }
-        return listProducts(db, request.query, { includeOutOfStock });
+        return listProducts(db, request.query, { includeOutOfStock, counts: catalogCache.counts });
       },
     );
 

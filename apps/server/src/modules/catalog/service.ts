@@ -10,6 +10,7 @@ import type {
 import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import type { Db } from "../../db/client";
+import type { TtlCache } from "../../http/catalog-cache";
 import {
   categories,
   networks,
@@ -61,6 +62,16 @@ async function searchQuery(db: Db, terms: string[]): Promise<SQL> {
 
 const saleTermsColumns = { id: true, percentage: true, day: true, productAmount: true } as const;
 
+const productColumns = {
+  id: true,
+  title: true,
+  name: true,
+  priceCents: true,
+  shippingCostCents: true,
+  stock: true,
+  description: true,
+} as const;
+
 /** What a product reply includes: images, categories with their sales, and the product's own sales. */
 const productWith = {
   images: { columns: { url: true, altText: true }, orderBy: asc(productImages.position) },
@@ -80,6 +91,7 @@ type ProductRow = NonNullable<Awaited<ReturnType<typeof findProductRow>>>;
 
 function findProductRow(db: Db, id: number) {
   return db.query.products.findFirst({
+    columns: productColumns,
     where: and(eq(products.id, id), isNull(products.deletedAt)),
     with: productWith,
   });
@@ -141,7 +153,7 @@ export function listGlobalSales(db: Db): Promise<SaleTerms[]> {
 export async function listProducts(
   db: Db,
   query: ProductListQuery,
-  options: { includeOutOfStock: boolean },
+  options: { includeOutOfStock: boolean; counts?: TtlCache<number> },
 ): Promise<ProductList> {
   const terms = searchTerms(query.search);
   const tsQuery = terms.length > 0 ? await searchQuery(db, terms) : undefined;

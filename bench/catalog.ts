@@ -1,0 +1,157 @@
+/**
+ * `npm run bench:catalog`: loads 100k generated products into PostgreSQL, starts the real server on it and
+ * measures GET /api/products with autocannon (50 connections), without and with the response cache.
+ * Writes the results to docs/benchmarks.md. Needs a PostgreSQL server: BENCH_DATABASE_URL, else
+ * TEST_DATABASE_URL, else postgres://voltio:voltio@127.0.0.1:5432/postgres (the role .ci/run creates).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import pg from "pg";
+import { openDatabase } from "../apps/server/src/db/client";
+import { seedDemoStore } from "../apps/server/src/db/seed/demo-store";
+import { replaceSection } from "./report";
+
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const PORT = 3400;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  "postgres://voltio:voltio@127.0.0.1:5432/postgres";
+
+const scenarios = [
+  { name: "listing, page 1", path: "/api/products?offset=1" },
+  { name: "listing, page 50", path: "/api/products?offset=50" },
+  { name: "category + price filter", path: "/api/products?categoryId=6&minPrice=10&maxPrice=100&offset=1" },
+  { name: "search 'logitec mose'", path: "/api/products?search=logitec%20mose&offset=1" },
+];
+
+async function prepareDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query("drop database if exists voltio_bench with (force)");
+  await admin.query("create database voltio_bench");
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = "/voltio_bench";
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  await seedDemoStore(database.db);
+  await database.close();
+
+  // Generated products are variations of the 59 demo ones (real titles, words and category mixes).
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  const started = Date.now();
+  await client.query(
+    `insert into products (title, name, price_cents, shipping_cost_cents, stock, description)
+     select t.title || ' ' || g, t.name || ' v' || g, greatest(100, (t.price_cents * (0.5 + (g % 97) / 97.0))::int),
+            case when g % 7 = 0 then 0 else t.shipping_cost_cents end, case when g % 50 = 0 then 0 else 1 + g % 100 end,
+            t.description
+     from generate_series(1, $1::int) g join products t on t.id = 1 + g % 59`,
+    [PRODUCTS - 59],
+  );
+  await client.query(
+    `insert into product_images (product_id, url, alt_text, position)
+     select p.id, i.url, p.title, i.position from products p
+     join product_images i on i.product_id = 1 + (p.id - 60) % 59 and i.position < 2 where p.id > 59`,
+  );
+  await client.query(
+    `insert into product_categories (product_id, category_id)
+     select p.id, c.category_id from products p join product_categories c on c.product_id = 1 + (p.id - 60) % 59
+     where p.id > 59`,
+  );
+  await client.query("vacuum analyze");
+  const { rows } = await client.query("select count(*)::int as n from products");
+  console.log(`loaded ${rows[0].n} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await client.end();
+  return url.toString();
+}
+
+async function startServer(databaseUrl: string, cacheSeconds: number): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DEMO: "false",
+      PORT: String(PORT),
+      LOG_LEVEL: "warn",
+      JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
+      CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds),
+      DATABASE_POOL_SIZE: "10",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/api/store`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  server.kill();
+  throw new Error("the server did not start");
+}
+
+interface Measurement {
+  scenario: string;
+  cached: boolean;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(path: string): Promise<Omit<Measurement, "scenario" | "cached">> {
+  const url = `http://127.0.0.1:${PORT}${path}`;
+  await autocannon({ url, connections: 10, duration: 2 }); // warm-up: JIT, pool, caches
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+const databaseUrl = await prepareDatabase();
+const results: Measurement[] = [];
+for (const cached of [false, true]) {
+  const server = await startServer(databaseUrl, cached ? 600 : 0);
+  try {
+    for (const scenario of scenarios) {
+      const measurement = { scenario: scenario.name, cached, ...(await measure(scenario.path)) };
+      console.log(measurement);
+      results.push(measurement);
+    }
+  } finally {
+    server.kill();
+  }
+}
+
+const row = (m: Measurement) =>
+  `| ${m.scenario} | ${m.cached ? "cached" : "uncached"} | ${m.requestsPerSecond} | ${m.p50} | ${m.p99} | ${m.errors} |`;
+const page1 = results.find((m) => !m.cached && m.scenario === "listing, page 1")!;
+const page50 = results.find((m) => !m.cached && m.scenario === "listing, page 50")!;
+replaceSection(
+  "Catalogue API",
+  [
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:catalog\`: ${PRODUCTS.toLocaleString("en")} products in`,
+    `PostgreSQL on this machine (${cpus().length} cores, ${cpus()[0]?.model.trim()}), Node ${process.version}, the server as`,
+    `one process, autocannon with ${CONNECTIONS} connections for ${DURATION} s per row on the same machine (it competes`,
+    `with the server and PostgreSQL for the ${cpus().length} cores). Uncached: CATALOG_CACHE_TTL_SECONDS=0.`,
+    "",
+    "| request | cache | req/s | p50 ms | p99 ms | errors |",
+    "|---|---|---|---|---|---|",
+    ...results.map(row),
+    "",
+    `Page 50 costs ${(page1.requestsPerSecond / page50.requestsPerSecond).toFixed(2)}× page 1 (req/s ratio).`,
+  ].join("\n"),
+);
+console.log("docs/benchmarks.md updated");
