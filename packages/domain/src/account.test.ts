@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACCOUNT_MESSAGES,
+  accountMessageKey,
+  addressInputSchema,
+  passwordChangeSchema,
+  profilePictureSchema,
+  registerSchema,
+  userUpdateSchema,
+} from "./account";
+
+const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues[0]?.message;
+
+describe("register rules (SPEC.md §5)", () => {
+  const valid = { firstName: "Ada", lastName: "Lovelace", email: "ada@voltio.test", password: "analytical" };
+
+  it("accepts a complete form and trims the e-mail", () => {
+    expect(registerSchema.parse({ ...valid, email: "  ada@voltio.test " }).email).toBe("ada@voltio.test");
+  });
+
+  it.each([
+    ["firstName", "", ACCOUNT_MESSAGES.firstNameRequired],
+    ["firstName", "Ada Mae", ACCOUNT_MESSAGES.firstNameLetters],
+    ["firstName", "Ada1", ACCOUNT_MESSAGES.firstNameLetters],
+    ["firstName", "Adá", ACCOUNT_MESSAGES.firstNameLetters],
+    ["lastName", "", ACCOUNT_MESSAGES.lastNameRequired],
+    ["email", "", ACCOUNT_MESSAGES.emailRequired],
+    ["email", "ada@", ACCOUNT_MESSAGES.emailInvalid],
+    ["password", "", ACCOUNT_MESSAGES.passwordRequired],
+    ["password", "1234567", ACCOUNT_MESSAGES.passwordTooShort],
+  ])("%s = %j fails with '%s'", (field, value, message) => {
+    expect(firstMessage(registerSchema.safeParse({ ...valid, [field]: value }))).toBe(message);
+  });
+
+  it("a missing field is a required one", () => {
+    const { firstName: _, ...rest } = valid;
+    expect(firstMessage(registerSchema.safeParse(rest))).toBe(ACCOUNT_MESSAGES.firstNameRequired);
+  });
+});
+
+describe("new address rules", () => {
+  const valid = { city: "Lisbon", street: "Rua Augusta", streetNumber: "100", postalCode: "1100" };
+
+  it("converts streetNumber to a number; floor and unit are optional", () => {
+    expect(addressInputSchema.parse(valid)).toEqual({ ...valid, streetNumber: 100, floor: null, unit: null });
+    expect(addressInputSchema.parse({ ...valid, floor: " 3 ", unit: "" })).toMatchObject({
+      floor: "3",
+      unit: null,
+    });
+  });
+
+  it.each(["city", "street", "streetNumber", "postalCode"])(
+    "%s is required: 'Complete the required fields'",
+    (field) => {
+      expect(firstMessage(addressInputSchema.safeParse({ ...valid, [field]: "" }))).toBe(
+        "Complete the required fields",
+      );
+      const { [field as keyof typeof valid]: _, ...rest } = valid;
+      expect(firstMessage(addressInputSchema.safeParse(rest))).toBe("Complete the required fields");
+    },
+  );
+
+  it("refuses a street number that isn't a whole number", () => {
+    for (const streetNumber of ["12b", "1.5", "-3"]) {
+      expect(firstMessage(addressInputSchema.safeParse({ ...valid, streetNumber }))).toBe(
+        ACCOUNT_MESSAGES.streetNumberInvalid,
+      );
+    }
+  });
+});
+
+describe("password change rules", () => {
+  it("needs both boxes: 'Fill in the corresponding fields'", () => {
+    expect(
+      firstMessage(passwordChangeSchema.safeParse({ prevPassword: "", newPassword: "newpassword" })),
+    ).toBe("Fill in the corresponding fields");
+    expect(firstMessage(passwordChangeSchema.safeParse({ prevPassword: "old", newPassword: "" }))).toBe(
+      "Fill in the corresponding fields",
+    );
+    expect(passwordChangeSchema.safeParse({ prevPassword: "old", newPassword: "newpassword" }).success).toBe(
+      true,
+    );
+  });
+});
+
+describe("PUT /user body", () => {
+  it("takes exactly one field", () => {
+    expect(userUpdateSchema.safeParse({ firstName: "Ada" }).success).toBe(true);
+    expect(userUpdateSchema.safeParse({ newsletterSubscription: false }).success).toBe(true);
+    expect(userUpdateSchema.safeParse({ prevPassword: "old", newPassword: "newpassword" }).success).toBe(
+      true,
+    );
+    expect(userUpdateSchema.safeParse({ direction: { id: 3, city: "Porto" } }).success).toBe(true);
+    expect(firstMessage(userUpdateSchema.safeParse({}))).toBe(ACCOUNT_MESSAGES.oneField);
+    expect(firstMessage(userUpdateSchema.safeParse({ firstName: "Ada", lastName: "L" }))).toBe(
+      ACCOUNT_MESSAGES.oneField,
+    );
+  });
+
+  it("refuses unknown keys such as rol", () => {
+    expect(userUpdateSchema.safeParse({ rol: "admin" }).success).toBe(false);
+  });
+});
+
+describe("profile pictures", () => {
+  it.each([
+    ["", true],
+    ["/uploads/0123456789abcdef0123456789abcdef.webp", true],
+    ["https://lh3.googleusercontent.com/a/photo=s96-c", true],
+    ["http://example.test/a.png", false],
+    ["javascript:alert(1)", false],
+    ["data:image/png;base64,AAAA", false],
+    ["/uploads/../jwt-secret", false],
+    ['https://example.test/"onerror=alert(1)', false],
+  ])("%s → %s", (value, ok) => {
+    expect(profilePictureSchema.safeParse(value).success).toBe(ok);
+  });
+});
+
+it("maps a message back to its key for translation", () => {
+  expect(accountMessageKey("Complete the required fields")).toBe("completeRequired");
+  expect(accountMessageKey("something else")).toBeUndefined();
+});

@@ -1,0 +1,265 @@
+import { z } from "zod";
+
+/**
+ * Accounts (SPEC.md §5, DESIGN.md §5): the rules of the register, address and password forms with the texts
+ * the shopper sees, and the users API's schemas. The server validates with them and the web forms use them
+ * through the zod resolver, so a rule can't differ between the two sides.
+ */
+
+/** Every rule's message. The web shows these keys translated (i18n `accountRules`); the API answers in English. */
+export const ACCOUNT_MESSAGES = {
+  firstNameRequired: "First name is required",
+  firstNameLetters: "Letters only (a-z, A-Z), no spaces or digits",
+  lastNameRequired: "Last name is required",
+  emailRequired: "E-mail is required",
+  emailInvalid: "Enter a valid e-mail",
+  passwordRequired: "Password is required",
+  passwordTooShort: "At least 8 characters",
+  tooLong: "Too long",
+  completeRequired: "Complete the required fields",
+  streetNumberInvalid: "The street number must be a whole number",
+  fillPasswords: "Fill in the corresponding fields",
+  pictureInvalid: "The picture must be an uploaded image or an https address",
+  oneField: "Send one field at a time",
+} as const;
+export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
+
+/** The key of a rule message, so a client can show it in the shopper's language. */
+export function accountMessageKey(message: string | undefined): AccountMessageKey | undefined {
+  return (Object.keys(ACCOUNT_MESSAGES) as AccountMessageKey[]).find(
+    (key) => ACCOUNT_MESSAGES[key] === message,
+  );
+}
+
+const m = ACCOUNT_MESSAGES;
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long enough for passphrases and password managers (ASVS 2.1.2), short enough to keep scrypt cheap to refuse. */
+export const PASSWORD_MAX_LENGTH = 128;
+export const NAME_MAX_LENGTH = 50;
+export const EMAIL_MAX_LENGTH = 254;
+export const ADDRESSES_PER_USER_MAX = 20;
+
+export const firstNameSchema = z
+  .string(m.firstNameRequired)
+  .trim()
+  .min(1, m.firstNameRequired)
+  .max(NAME_MAX_LENGTH, m.tooLong)
+  .regex(/^[a-zA-Z]+$/, m.firstNameLetters);
+
+export const lastNameSchema = z
+  .string(m.lastNameRequired)
+  .trim()
+  .min(1, m.lastNameRequired)
+  .max(NAME_MAX_LENGTH, m.tooLong);
+
+export const emailSchema = z
+  .string(m.emailRequired)
+  .trim()
+  .min(1, m.emailRequired)
+  .max(EMAIL_MAX_LENGTH, m.tooLong)
+  .pipe(z.email(m.emailInvalid));
+
+/** A new password (register, change). Login accepts any non-empty one: the rule may have been different once. */
+export const newPasswordSchema = z
+  .string(m.passwordRequired)
+  .min(1, m.passwordRequired)
+  .min(PASSWORD_MIN_LENGTH, m.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, m.tooLong);
+
+const loginPasswordSchema = z
+  .string(m.passwordRequired)
+  .min(1, m.passwordRequired)
+  .max(PASSWORD_MAX_LENGTH, m.tooLong);
+
+/** POST /user/email: the first step of the login screen. */
+export const emailCheckSchema = z.object({ email: emailSchema });
+export type EmailCheckInput = z.infer<typeof emailCheckSchema>;
+export const emailCheckReplySchema = z.object({
+  msg: z.enum(["email exists", "email doesn't exist"]),
+  googleUser: z.boolean(),
+});
+export type EmailCheckReply = z.infer<typeof emailCheckReplySchema>;
+
+/** POST /user: the Register form. */
+export const registerSchema = z.object({
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+/** POST /user/login: the Login form. */
+export const loginSchema = z.object({ email: emailSchema, password: loginPasswordSchema });
+export type LoginInput = z.infer<typeof loginSchema>;
+export const loginReplySchema = z.object({
+  msg: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type LoginReply = z.infer<typeof loginReplySchema>;
+
+export const googleLoginSchema = z.object({ tokenId: z.string().min(1).max(8192) });
+
+/** POST and DELETE /user/token. Refresh tokens are 43 base64url characters; anything else can't be one. */
+export const refreshTokenBodySchema = z.object({ token: z.string().min(1).max(200) });
+export const refreshReplySchema = z.object({ token: z.string(), refreshToken: z.string() });
+export type RefreshReply = z.infer<typeof refreshReplySchema>;
+
+/** What the login screen needs to know: whether 'Login with Google' is offered. */
+export const authOptionsSchema = z.object({ googleClientId: z.string().nullable() });
+export type AuthOptions = z.infer<typeof authOptionsSchema>;
+
+const requiredText = (max: number) =>
+  z.string(m.completeRequired).trim().min(1, m.completeRequired).max(max, m.tooLong);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, m.tooLong)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/** SPEC.md §5: streetNumber is converted to a number; an empty box is a missing required field. */
+const streetNumberSchema = z.preprocess(
+  (value) => (value === "" || value === null ? undefined : typeof value === "string" ? Number(value) : value),
+  z
+    .number({
+      error: (issue) => (issue.input === undefined ? m.completeRequired : m.streetNumberInvalid),
+    })
+    .int(m.streetNumberInvalid)
+    .min(0, m.streetNumberInvalid)
+    .max(1_000_000, m.streetNumberInvalid),
+);
+
+const addressFields = {
+  city: requiredText(100),
+  street: requiredText(100),
+  streetNumber: streetNumberSchema,
+  floor: optionalText(20),
+  unit: optionalText(20),
+  postalCode: requiredText(20),
+};
+
+/** POST /user/direction: the New Adress form. */
+export const addressInputSchema = z.object(addressFields);
+export type AddressInput = z.input<typeof addressInputSchema>;
+export type AddressValues = z.output<typeof addressInputSchema>;
+
+/** The `direction` of PUT /user: an address of the caller's, by id, with the fields that change. */
+export const addressUpdateSchema = z.object({
+  id: z.number().int().positive().max(2_147_483_647),
+  city: addressFields.city.optional(),
+  street: addressFields.street.optional(),
+  streetNumber: streetNumberSchema.optional(),
+  floor: addressFields.floor.optional(),
+  unit: addressFields.unit.optional(),
+  postalCode: addressFields.postalCode.optional(),
+});
+
+/**
+ * Where a profile picture may point: an image uploaded here (POST /uploads) or an https address (Google's
+ * pictures). Nothing else, so a profile can't carry a javascript: or plain-http URL.
+ */
+export const profilePictureSchema = z
+  .string()
+  .trim()
+  .max(2048, m.tooLong)
+  .refine((value) => {
+    if (value === "" || /^\/uploads\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif|avif)$/.test(value)) return true;
+    return /^https:\/\/[a-z0-9.-]+(:\d+)?\/[^\s"'<>\\]*$/i.test(value);
+  }, m.pictureInvalid);
+
+/**
+ * PUT /user changes one thing at a time (SPEC.md §4, profile editing): a name, the e-mail, the picture, the
+ * newsletter flag, the password (old and new together) or one address. Unknown keys such as `rol` are refused.
+ */
+export const userUpdateSchema = z
+  .strictObject({
+    firstName: firstNameSchema.optional(),
+    lastName: lastNameSchema.optional(),
+    email: emailSchema.optional(),
+    profilePicture: profilePictureSchema.optional(),
+    newsletterSubscription: z.boolean().optional(),
+    prevPassword: z.string().max(PASSWORD_MAX_LENGTH, m.tooLong).optional(),
+    newPassword: z.string().max(PASSWORD_MAX_LENGTH, m.tooLong).optional(),
+    direction: addressUpdateSchema.optional(),
+  })
+  .superRefine((body, context) => {
+    const groups = [
+      body.firstName,
+      body.lastName,
+      body.email,
+      body.profilePicture,
+      body.newsletterSubscription,
+      body.prevPassword ?? body.newPassword,
+      body.direction,
+    ].filter((value) => value !== undefined);
+    if (groups.length !== 1) {
+      context.addIssue({ code: "custom", path: [], message: m.oneField });
+      return;
+    }
+    if (body.prevPassword !== undefined || body.newPassword !== undefined) {
+      if (!body.prevPassword)
+        context.addIssue({ code: "custom", path: ["prevPassword"], message: m.fillPasswords });
+      if (!body.newPassword)
+        context.addIssue({ code: "custom", path: ["newPassword"], message: m.fillPasswords });
+      else if (body.newPassword.length < PASSWORD_MIN_LENGTH)
+        context.addIssue({ code: "custom", path: ["newPassword"], message: m.passwordTooShort });
+    }
+  });
+export type UserUpdate = z.input<typeof userUpdateSchema>;
+
+/** The password boxes of the profile: both filled, the new one long enough. */
+export const passwordChangeSchema = z.object({
+  prevPassword: z.string().min(1, m.fillPasswords).max(PASSWORD_MAX_LENGTH, m.tooLong),
+  newPassword: z
+    .string()
+    .min(1, m.fillPasswords)
+    .min(PASSWORD_MIN_LENGTH, m.passwordTooShort)
+    .max(PASSWORD_MAX_LENGTH, m.tooLong),
+});
+
+export const ROLES = ["user", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const addressSchema = z.object({
+  id: z.number().int(),
+  city: z.string(),
+  street: z.string(),
+  streetNumber: z.number().int(),
+  floor: z.string().nullable(),
+  unit: z.string().nullable(),
+  postalCode: z.string(),
+});
+export type Address = z.infer<typeof addressSchema>;
+
+/** GET /user: the caller, with addresses. There is no password hash field to leak. */
+export const userSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  rol: z.enum(ROLES),
+  profilePicture: z.string(),
+  googleUser: z.boolean(),
+  newsletterSubscription: z.boolean(),
+  directions: z.array(addressSchema),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** GET /user/all (admin): one row per account. */
+export const userSummarySchema = userSchema.omit({ directions: true }).extend({ createdAt: z.string() });
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+const userIdSchema = z.number().int().positive().max(2_147_483_647);
+/** PUT /user/admin: sets the role, or toggles it when `rol` is left out. */
+export const roleChangeSchema = z.object({ id: userIdSchema, rol: z.enum(ROLES).optional() });
+export const userDeleteSchema = z.object({ id: userIdSchema });
+
+export const messageReplySchema = z.object({ msg: z.string() });
+
+/** POST /uploads. */
+export const uploadReplySchema = z.object({ secure_url: z.string() });
+export type UploadReply = z.infer<typeof uploadReplySchema>;
