@@ -26,6 +26,9 @@ export async function createTestApp(
     DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-test-")),
     JWT_SECRET: "test-secret-that-is-long-enough-for-hs256-signing",
     WEB_DIST: join(tmpdir(), "voltio-no-web-build"),
+    // Every request of a test file comes from one IP: only the rate-limit tests ask for small limits.
+    RATE_LIMIT_AUTH_PER_IP: "100000",
+    RATE_LIMIT_AUTH_PER_EMAIL: "100000",
     ...options.env,
   });
   const app = await buildApp(config, database.db);

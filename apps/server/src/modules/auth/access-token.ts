@@ -11,6 +11,8 @@ const ISSUER = "voltio";
 export interface Caller {
   id: number;
   rol: "user" | "admin";
+  /** The login (refresh-token family) the access token was issued for, when it came from one. */
+  sessionId?: string;
 }
 
 const key = (secret: string) => new TextEncoder().encode(secret);
@@ -19,8 +21,9 @@ export function signAccessToken(
   userId: number,
   secret: string,
   ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+  sessionId?: string,
 ): Promise<string> {
-  return new SignJWT({})
+  return new SignJWT(sessionId ? { sid: sessionId } : {})
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(userId))
     .setIssuer(ISSUER)
@@ -39,9 +42,11 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
   const token = header.slice("Bearer ".length).trim();
   if (!token || token === "null" || token === "undefined") return null;
   let subject: string | undefined;
+  let sessionId: string | undefined;
   try {
     const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, algorithms: ["HS256"] });
     subject = payload.sub;
+    if (typeof payload.sid === "string") sessionId = payload.sid;
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw new TokenExpiredError();
     throw new HttpError(401, "Invalid token");
@@ -53,5 +58,5 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
     .from(users)
     .where(and(eq(users.id, id), isNull(users.deletedAt)));
   if (!user) throw new HttpError(401, "Invalid token");
-  return user;
+  return sessionId ? { ...user, sessionId } : user;
 }

@@ -1,0 +1,188 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema";
+import { createTestApp, type TestContext } from "../../../test/app";
+
+/**
+ * Google is outside the machine, so a local server plays its part with the real protocol: it publishes a
+ * JSON Web Key Set, and the tests sign ID tokens with the matching private key, as Google does.
+ */
+const CLIENT_ID = "voltio-test.apps.googleusercontent.com";
+const ISSUER = "https://accounts.google.com";
+
+let t: TestContext;
+let keyServer: Server;
+let googleKey: CryptoKey;
+let strangerKey: CryptoKey;
+let jwksRequests = 0;
+
+beforeAll(async () => {
+  const google = await generateKeyPair("RS256");
+  googleKey = google.privateKey;
+  strangerKey = (await generateKeyPair("RS256")).privateKey;
+  const jwk = { ...(await exportJWK(google.publicKey)), kid: "google-test-key", alg: "RS256", use: "sig" };
+  keyServer = createServer((request, response) => {
+    jwksRequests++;
+    if (request.url !== "/oauth2/v3/certs") return response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
+  });
+  await new Promise<void>((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
+  const { port } = keyServer.address() as AddressInfo;
+  t = await createTestApp({
+    env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/oauth2/v3/certs` },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => keyServer.close(resolve));
+});
+
+interface TokenOptions {
+  key?: CryptoKey;
+  kid?: string;
+  issuer?: string;
+  audience?: string;
+  expiresIn?: number;
+  claims?: Record<string, unknown>;
+}
+
+function idToken(email: string, options: TokenOptions = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    email,
+    email_verified: true,
+    given_name: "Grace",
+    family_name: "Hopper",
+    picture: "https://lh3.googleusercontent.com/a/photo",
+    ...options.claims,
+  })
+    .setProtectedHeader({ alg: "RS256", kid: options.kid ?? "google-test-key", typ: "JWT" })
+    .setIssuer(options.issuer ?? ISSUER)
+    .setAudience(options.audience ?? CLIENT_ID)
+    .setSubject("1234567890")
+    .setIssuedAt(now - 60)
+    .setExpirationTime(now + (options.expiresIn ?? 3600))
+    .sign(options.key ?? googleKey);
+}
+
+const googleLogin = (tokenId: string) =>
+  t.app.inject({ method: "POST", url: "/api/google/login", payload: { tokenId } });
+
+describe("POST /api/google/login", () => {
+  it("creates a Google account on first sign-in and signs it in afterwards", async () => {
+    const first = await googleLogin(await idToken("grace@gmail.test"));
+    expect(first.statusCode, first.body).toBe(200);
+    const tokens = first.json<{ msg: string; accessToken: string; refreshToken: string }>();
+    expect(tokens.msg).toBe("Logged in");
+    const me = await t.app.inject({
+      url: "/api/user",
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
+    expect(me.json()).toMatchObject({
+      firstName: "Grace",
+      lastName: "Hopper",
+      email: "grace@gmail.test",
+      googleUser: true,
+      rol: "user",
+      profilePicture: "https://lh3.googleusercontent.com/a/photo",
+    });
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, "grace@gmail.test"));
+    expect(row!.passwordHash).toBeNull();
+
+    const again = await googleLogin(await idToken("GRACE@gmail.test"));
+    expect(again.statusCode).toBe(200);
+    const all = await t.database.db.select().from(users).where(eq(users.googleUser, true));
+    expect(all).toHaveLength(1);
+
+    // The e-mail step now answers with the Google flag, so the client starts Google sign-in.
+    const check = await t.app.inject({
+      method: "POST",
+      url: "/api/user/email",
+      payload: { email: "grace@gmail.test" },
+    });
+    expect(check.json()).toEqual({ msg: "email exists", googleUser: true });
+    // A Google account has no password to log in with.
+    const password = await t.app.inject({
+      method: "POST",
+      url: "/api/user/login",
+      payload: { email: "grace@gmail.test", password: "anything-1" },
+    });
+    expect(password.statusCode).toBe(401);
+  });
+
+  it("refuses a token signed by another key (forged)", async () => {
+    const reply = await googleLogin(await idToken("mallory@gmail.test", { key: strangerKey }));
+    expect(reply.statusCode).toBe(401);
+    expect(reply.json().error).toMatch(/invalid google token/i);
+  });
+
+  it("refuses an expired token", async () => {
+    expect((await googleLogin(await idToken("late@gmail.test", { expiresIn: -120 }))).statusCode).toBe(401);
+  });
+
+  it("refuses a token for another audience (client id)", async () => {
+    const reply = await googleLogin(
+      await idToken("other@gmail.test", { audience: "someone-else.apps.googleusercontent.com" }),
+    );
+    expect(reply.statusCode).toBe(401);
+  });
+
+  it("refuses a token from another issuer", async () => {
+    const reply = await googleLogin(
+      await idToken("evil@gmail.test", { issuer: "https://accounts.evil.test" }),
+    );
+    expect(reply.statusCode).toBe(401);
+  });
+
+  it("refuses an unverified e-mail, an unknown key id, an unsigned token and garbage", async () => {
+    const unverified = await idToken("unverified@gmail.test", { claims: { email_verified: false } });
+    expect((await googleLogin(unverified)).statusCode).toBe(401);
+    expect((await googleLogin(await idToken("kid@gmail.test", { kid: "unknown" }))).statusCode).toBe(401);
+    const [header, payload] = (await idToken("none@gmail.test")).split(".");
+    const noneHeader = Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url");
+    expect((await googleLogin(`${noneHeader}.${payload}.`)).statusCode).toBe(401);
+    expect((await googleLogin(`${header}.${payload}.`)).statusCode).toBe(401);
+    expect((await googleLogin("not-a-token")).statusCode).toBe(401);
+    const created = await t.database.db.select().from(users).where(eq(users.googleUser, true));
+    expect(created.map((u) => u.email)).toEqual(["grace@gmail.test"]);
+  });
+
+  it("doesn't take over an account that was registered with a password", async () => {
+    const reply = await googleLogin(await idToken("shopper@voltio.test"));
+    expect(reply.statusCode).toBe(409);
+  });
+
+  it("fetched the published keys from the configured URL", () => {
+    expect(jwksRequests).toBeGreaterThan(0);
+  });
+
+  it("offers Google sign-in on the login screen", async () => {
+    const reply = await t.app.inject({ url: "/api/auth/options" });
+    expect(reply.json()).toEqual({ googleClientId: CLIENT_ID });
+    // The page may then load Google's sign-in script.
+    const csp = String(reply.headers["content-security-policy"]);
+    expect(csp).toContain("https://accounts.google.com/gsi/client");
+  });
+});
+
+describe("without GOOGLE_CLIENT_ID", () => {
+  it("doesn't offer or accept Google sign-in", async () => {
+    const plain = await createTestApp();
+    try {
+      expect((await plain.app.inject({ url: "/api/auth/options" })).json()).toEqual({ googleClientId: null });
+      const reply = await plain.app.inject({
+        method: "POST",
+        url: "/api/google/login",
+        payload: { tokenId: await idToken("grace@gmail.test") },
+      });
+      expect(reply.statusCode).toBe(404);
+      const csp = String(reply.headers["content-security-policy"]);
+      expect(csp).not.toContain("accounts.google.com");
+    } finally {
+      await plain.close();
+    }
+  });
+});

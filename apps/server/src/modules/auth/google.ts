@@ -1,0 +1,53 @@
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import type { Config } from "../../config";
+import { HttpError } from "../../http/errors";
+
+export interface GoogleIdentity {
+  email: string;
+  givenName: string;
+  familyName: string;
+  picture: string;
+}
+
+export type GoogleVerifier = (idToken: string) => Promise<GoogleIdentity>;
+
+/**
+ * Checks a Google ID token the way Google documents it: an RS256 signature by one of the keys Google publishes
+ * (GOOGLE_JWKS_URL, fetched and cached), an issuer of GOOGLE_ISSUERS, our client id as audience, not expired,
+ * and a verified e-mail. Null when GOOGLE_CLIENT_ID isn't set: Google sign-in is then off.
+ */
+export function googleVerifier(config: Config): GoogleVerifier | null {
+  const { clientId, jwksUrl, issuers } = config.google;
+  if (!clientId) return null;
+  const keys = createRemoteJWKSet(new URL(jwksUrl), {
+    timeoutDuration: 5000,
+    cooldownDuration: 30_000,
+    cacheMaxAge: 10 * 60_000,
+  });
+  return async (idToken) => {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(idToken, keys, {
+        issuer: issuers,
+        audience: clientId,
+        algorithms: ["RS256"],
+        requiredClaims: ["exp", "iat", "sub"],
+      }));
+    } catch {
+      throw new HttpError(401, "Invalid Google token");
+    }
+    const email = typeof payload.email === "string" ? payload.email.trim() : "";
+    if (!email || payload.email_verified !== true) {
+      throw new HttpError(401, "Invalid Google token: the e-mail is not verified");
+    }
+    const text = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 50) : "");
+    const picture =
+      typeof payload.picture === "string" && payload.picture.startsWith("https://") ? payload.picture : "";
+    return {
+      email,
+      givenName: text(payload.given_name) || email.split("@")[0]!.slice(0, 50),
+      familyName: text(payload.family_name),
+      picture: picture.length <= 2048 ? picture : "",
+    };
+  };
+}

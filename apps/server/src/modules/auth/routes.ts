@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  authOptionsSchema,
+  emailCheckReplySchema,
+  emailCheckSchema,
+  googleLoginSchema,
+  loginReplySchema,
+  loginSchema,
+  messageReplySchema,
+  refreshReplySchema,
+  refreshTokenBodySchema,
+} from "@voltio/domain/account";
+import { errorSchema } from "@voltio/domain/catalog";
+import type { AppDeps } from "../../app";
+import { HttpError } from "../../http/errors";
+import { googleVerifier } from "./google";
+import { dummyPasswordHash } from "./password";
+import { AuthRateLimit } from "./rate-limit";
+import { checkEmail, googleLogin, login } from "./service";
+import { endSession, rotateSession } from "./sessions";
+
+const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
+
+/** Signing in and out (SPEC.md §4 Login, Logout, Token refresh; DESIGN.md §5 Users). */
+export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    // Computed once now, so the first login of a missing e-mail costs no more than any other.
+    await dummyPasswordHash();
+    const verifyGoogle = googleVerifier(config);
+    const limits = {
+      email: new AuthRateLimit(app, config, "email-check"),
+      login: new AuthRateLimit(app, config, "login"),
+      google: new AuthRateLimit(app, config, "google-login"),
+      refresh: new AuthRateLimit(app, config, "refresh"),
+    };
+    // Tokens and account facts are never cached by browsers or proxies (ASVS 8.2.1).
+    app.addHook("onSend", async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+    });
+
+    app.get(
+      "/auth/options",
+      {
+        schema: {
+          tags: ["users"],
+          summary: "Which sign-in methods the store offers ('Login with Google' needs GOOGLE_CLIENT_ID)",
+          response: { 200: authOptionsSchema },
+        },
+      },
+      async () => ({ googleClientId: config.google.clientId ?? null }),
+    );
+
+    app.post(
+      "/user/email",
+      {
+        schema: {
+          tags: ["users"],
+          summary: "Login step 1: does an account use this e-mail, and is it a Google account?",
+          body: emailCheckSchema,
+          response: { 200: emailCheckReplySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await limits.email.hitIp(request, reply);
+        await limits.email.hitEmail(request, reply);
+        return checkEmail(db, request.body.email);
+      },
+    );
+
+    app.post(
+      "/user/login",
+      {
+        schema: {
+          tags: ["users"],
+          summary: "Log in with e-mail and password; a wrong one answers 401 with 'incorrect' in the error",
+          body: loginSchema,
+          response: { 200: loginReplySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await limits.login.hitIp(request, reply);
+        // Only failed attempts count against an e-mail, so guessing can't lock its owner out for long.
+        await limits.login.hitEmail(request, reply, false);
+        try {
+          const tokens = await login(db, config, request.body.email, request.body.password);
+          return { msg: "Logged in", ...tokens };
+        } catch (error) {
+          if (error instanceof HttpError && error.statusCode === 401)
+            await limits.login.hitEmail(request, reply);
+          throw error;
+        }
+      },
+    );
+
+    app.post(
+      "/google/login",
+      {
+        schema: {
+          tags: ["users"],
+          summary: "Log in (or sign up) with a Google ID token",
+          body: googleLoginSchema,
+          response: { 200: loginReplySchema, ...errors, 404: errorSchema },
+        },
+      },
+      async (request, reply) => {
+        if (!verifyGoogle) throw new HttpError(404, "Google sign-in is not configured");
+        await limits.google.hitIp(request, reply);
+        const tokens = await googleLogin(db, config, verifyGoogle, request.body.tokenId);
+        return { msg: "Logged in", ...tokens };
+      },
+    );
+
+    app.post(
+      "/user/token",
+      {
+        schema: {
+          tags: ["users"],
+          summary: "A new access token for a refresh token, which is replaced by a new one (use each once)",
+          body: refreshTokenBodySchema,
+          response: { 200: refreshReplySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await limits.refresh.hitIp(request, reply);
+        return rotateSession(db, config, request.body.token);
+      },
+    );
+
+    app.delete(
+      "/user/token",
+      {
+        schema: {
+          tags: ["users"],
+          summary: "Log out: the login of this refresh token ends",
+          body: refreshTokenBodySchema,
+          response: { 200: messageReplySchema, 400: errorSchema },
+        },
+      },
+      async (request) => {
+        await endSession(db, request.body.token);
+        return { msg: "Logged out" };
+      },
+    );
+  };
+}
