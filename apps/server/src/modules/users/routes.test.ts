@@ -1,0 +1,494 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { desc, eq } from "drizzle-orm";
+import { userSchema, type User } from "@voltio/domain/account";
+import { auditLog, directions, users } from "../../db/schema";
+import { createTestApp, type TestContext } from "../../../test/app";
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Headers = Record<string, string>;
+const call = (
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  url: string,
+  headers: Headers = {},
+  payload?: object,
+) => t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+
+async function register(email: string, firstName = "Nora") {
+  const reply = await call(
+    "POST",
+    "/api/user",
+    {},
+    { firstName, lastName: "Newman", email, password: "long-enough-1" },
+  );
+  expect(reply.statusCode, reply.body).toBe(201);
+  return reply.json<{ id: number }>().id;
+}
+
+async function loginAs(email: string, password = "long-enough-1") {
+  const reply = await call("POST", "/api/user/login", {}, { email, password });
+  expect(reply.statusCode, reply.body).toBe(200);
+  const tokens = reply.json<{ accessToken: string; refreshToken: string }>();
+  return { headers: { authorization: `Bearer ${tokens.accessToken}` }, refreshToken: tokens.refreshToken };
+}
+
+const me = async (headers: Headers) => {
+  const reply = await call("GET", "/api/user", headers);
+  expect(reply.statusCode, reply.body).toBe(200);
+  return userSchema.parse(reply.json());
+};
+
+describe("POST /api/user (register)", () => {
+  it("creates an account that can log in", async () => {
+    const reply = await call(
+      "POST",
+      "/api/user",
+      {},
+      {
+        firstName: "Alan",
+        lastName: "Turing",
+        email: "alan@voltio.test",
+        password: "enigma-1912",
+      },
+    );
+    expect(reply.statusCode).toBe(201);
+    expect(reply.json()).toMatchObject({ msg: "User created" });
+    const { headers } = await loginAs("alan@voltio.test", "enigma-1912");
+    expect(await me(headers)).toMatchObject({
+      firstName: "Alan",
+      lastName: "Turing",
+      rol: "user",
+      googleUser: false,
+      newsletterSubscription: false,
+      directions: [],
+    });
+  });
+
+  it("keeps the e-mail unique whatever its case", async () => {
+    const reply = await call(
+      "POST",
+      "/api/user",
+      {},
+      {
+        firstName: "Copy",
+        lastName: "Cat",
+        email: "SHOPPER@Voltio.test",
+        password: "long-enough-1",
+      },
+    );
+    expect(reply.statusCode).toBe(409);
+    expect(reply.json().error).toBe("email exists");
+  });
+
+  it.each([
+    [{ firstName: "" }, "firstName", "First name is required"],
+    [{ firstName: "Ann Marie" }, "firstName", "Letters only (a-z, A-Z), no spaces or digits"],
+    [{ firstName: "R2D2" }, "firstName", "Letters only (a-z, A-Z), no spaces or digits"],
+    [{ lastName: " " }, "lastName", "Last name is required"],
+    [{ email: "" }, "email", "E-mail is required"],
+    [{ email: "nope@" }, "email", "Enter a valid e-mail"],
+    [{ password: "" }, "password", "Password is required"],
+    [{ password: "short7!" }, "password", "At least 8 characters"],
+  ])("refuses %o: %s → %s", async (change, field, reason) => {
+    const body = {
+      firstName: "Valid",
+      lastName: "Person",
+      email: "valid@voltio.test",
+      password: "long-enough-1",
+      ...change,
+    };
+    const reply = await call("POST", "/api/user", {}, body);
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json().details).toContainEqual({ field, reason });
+  });
+
+  it("never stores or returns the password itself, and can't be made an admin", async () => {
+    const reply = await call(
+      "POST",
+      "/api/user",
+      {},
+      {
+        firstName: "Eve",
+        lastName: "Sneaky",
+        email: "eve@voltio.test",
+        password: "long-enough-1",
+        rol: "admin",
+      },
+    );
+    expect(reply.statusCode).toBe(201);
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, "eve@voltio.test"));
+    expect(row!.rol).toBe("user");
+    expect(row!.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(row!.passwordHash).not.toContain("long-enough-1");
+  });
+});
+
+describe("GET /api/user", () => {
+  it("is the caller with their addresses, without any password hash", async () => {
+    const reply = await call("GET", "/api/user", await t.bearer(2));
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).not.toMatch(/password|scrypt/i);
+    expect(reply.json()).toEqual({
+      id: 2,
+      firstName: "Sam",
+      lastName: "Shopper",
+      email: "shopper@voltio.test",
+      rol: "user",
+      profilePicture: "",
+      googleUser: false,
+      newsletterSubscription: expect.any(Boolean),
+      directions: [
+        {
+          id: expect.any(Number),
+          city: "Springfield",
+          street: "Evergreen Terrace",
+          streetNumber: 742,
+          floor: null,
+          unit: null,
+          postalCode: "49007",
+        },
+      ],
+    });
+    expect(reply.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("needs a login", async () => {
+    expect((await call("GET", "/api/user")).statusCode).toBe(401);
+  });
+});
+
+describe("PUT /api/user", () => {
+  let headers: Headers;
+  let id: number;
+  beforeAll(async () => {
+    id = await register("editor@voltio.test", "Edith");
+    headers = (await loginAs("editor@voltio.test")).headers;
+  });
+
+  it.each([
+    [{ firstName: "Edwina" }, { firstName: "Edwina" }],
+    [{ lastName: "Editor-Smith" }, { lastName: "Editor-Smith" }],
+    [
+      { profilePicture: "/uploads/0123456789abcdef0123456789abcdef.png" },
+      { profilePicture: "/uploads/0123456789abcdef0123456789abcdef.png" },
+    ],
+    [
+      { profilePicture: "https://lh3.googleusercontent.com/a/pic" },
+      { profilePicture: "https://lh3.googleusercontent.com/a/pic" },
+    ],
+    [{ newsletterSubscription: true }, { newsletterSubscription: true }],
+    [{ newsletterSubscription: false }, { newsletterSubscription: false }],
+  ])("changes one field: %o", async (body, expected) => {
+    const reply = await call("PUT", "/api/user", headers, body);
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json()).toMatchObject(expected);
+    expect(await me(headers)).toMatchObject(expected);
+  });
+
+  it("changes the e-mail, unique whatever its case", async () => {
+    const taken = await call("PUT", "/api/user", headers, { email: "Admin@Voltio.test" });
+    expect(taken.statusCode).toBe(409);
+    const reply = await call("PUT", "/api/user", headers, { email: "edith@voltio.test" });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json().email).toBe("edith@voltio.test");
+    // Its own address in another case is fine.
+    expect((await call("PUT", "/api/user", headers, { email: "Edith@voltio.test" })).statusCode).toBe(200);
+    await loginAs("edith@voltio.test");
+  });
+
+  it.each([
+    [{}, "Send one field at a time"],
+    [{ firstName: "Two", lastName: "Fields" }, "Send one field at a time"],
+    [{ firstName: "D4ve" }, "Letters only (a-z, A-Z), no spaces or digits"],
+    [{ email: "broken" }, "Enter a valid e-mail"],
+    [{ profilePicture: "javascript:alert(1)" }, "The picture must be an uploaded image or an https address"],
+    [
+      { profilePicture: "http://insecure.test/pic.png" },
+      "The picture must be an uploaded image or an https address",
+    ],
+    [
+      { profilePicture: "/uploads/../../etc/passwd" },
+      "The picture must be an uploaded image or an https address",
+    ],
+    [{ prevPassword: "long-enough-1" }, "Fill in the corresponding fields"],
+    [{ prevPassword: "", newPassword: "another-one-2" }, "Fill in the corresponding fields"],
+    [{ prevPassword: "long-enough-1", newPassword: "short" }, "At least 8 characters"],
+  ])("refuses %o", async (body, reason) => {
+    const reply = await call("PUT", "/api/user", headers, body);
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json().details.map((d: { reason: string }) => d.reason)).toContain(reason);
+  });
+
+  it("refuses fields a user may not set, such as the role", async () => {
+    const reply = await call("PUT", "/api/user", headers, { rol: "admin" });
+    expect(reply.statusCode).toBe(400);
+    const sneaky = await call("PUT", "/api/user", headers, {
+      firstName: "Edith",
+      rol: "admin",
+      googleUser: true,
+    });
+    expect(sneaky.statusCode).toBe(400);
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, id));
+    expect(row!.rol).toBe("user");
+  });
+
+  it("changes the password with the old one, and ends the account's other logins", async () => {
+    const other = await loginAs("edith@voltio.test");
+    const current = await loginAs("edith@voltio.test");
+    const wrong = await call("PUT", "/api/user", current.headers, {
+      prevPassword: "not-my-password",
+      newPassword: "brand-new-pass",
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toContain("incorrect");
+
+    const reply = await call("PUT", "/api/user", current.headers, {
+      prevPassword: "long-enough-1",
+      newPassword: "brand-new-pass",
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(
+      (await call("POST", "/api/user/login", {}, { email: "edith@voltio.test", password: "long-enough-1" }))
+        .statusCode,
+    ).toBe(401);
+    await loginAs("edith@voltio.test", "brand-new-pass");
+    // The session that changed it goes on; the other one can't refresh any more.
+    expect((await call("POST", "/api/user/token", {}, { token: current.refreshToken })).statusCode).toBe(200);
+    expect((await call("POST", "/api/user/token", {}, { token: other.refreshToken })).statusCode).toBe(401);
+  });
+
+  it("needs a login", async () => {
+    expect((await call("PUT", "/api/user", {}, { firstName: "Ghost" })).statusCode).toBe(401);
+  });
+});
+
+describe("addresses", () => {
+  const address = {
+    city: "Lisbon",
+    street: "Rua Augusta",
+    streetNumber: "100",
+    floor: "2",
+    unit: "B",
+    postalCode: "1100-053",
+  };
+  let owner: Headers;
+  let stranger: Headers;
+  beforeAll(async () => {
+    await register("owner@voltio.test", "Olga");
+    await register("stranger@voltio.test", "Stan");
+    owner = (await loginAs("owner@voltio.test")).headers;
+    stranger = (await loginAs("stranger@voltio.test")).headers;
+  });
+
+  async function add(headers: Headers, body: object = address): Promise<User> {
+    const reply = await call("POST", "/api/user/direction", headers, body);
+    expect(reply.statusCode, reply.body).toBe(201);
+    return userSchema.parse(reply.json());
+  }
+
+  it("adds an address (streetNumber becomes a number) and replies the user with every address", async () => {
+    const user = await add(owner);
+    expect(user.directions).toEqual([
+      {
+        id: expect.any(Number),
+        city: "Lisbon",
+        street: "Rua Augusta",
+        streetNumber: 100,
+        floor: "2",
+        unit: "B",
+        postalCode: "1100-053",
+      },
+    ]);
+    const bare = await add(owner, {
+      city: "Porto",
+      street: "Rua das Flores",
+      streetNumber: 7,
+      postalCode: "4050-262",
+    });
+    expect(bare.directions[1]).toMatchObject({ floor: null, unit: null });
+  });
+
+  it.each(["city", "street", "streetNumber", "postalCode"])(
+    "needs %s: 'Complete the required fields'",
+    async (field) => {
+      const reply = await call("POST", "/api/user/direction", owner, { ...address, [field]: "" });
+      expect(reply.statusCode).toBe(400);
+      expect(reply.json().details).toContainEqual({ field, reason: "Complete the required fields" });
+    },
+  );
+
+  it("refuses a street number that isn't a whole number", async () => {
+    const reply = await call("POST", "/api/user/direction", owner, { ...address, streetNumber: "12b" });
+    expect(reply.json().details).toContainEqual({
+      field: "streetNumber",
+      reason: "The street number must be a whole number",
+    });
+  });
+
+  it("edits one of the caller's addresses through PUT /user {direction}", async () => {
+    const [first] = (await me(owner)).directions;
+    const reply = await call("PUT", "/api/user", owner, {
+      direction: { id: first!.id, city: "Coimbra", streetNumber: 12 },
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json().directions[0]).toMatchObject({
+      id: first!.id,
+      city: "Coimbra",
+      streetNumber: 12,
+      street: "Rua Augusta",
+    });
+  });
+
+  it("never shows, changes or deletes another user's address", async () => {
+    const [target] = (await me(owner)).directions;
+    const theirs = await me(stranger);
+    expect(JSON.stringify(theirs)).not.toContain("Coimbra");
+
+    const edit = await call("PUT", "/api/user", stranger, { direction: { id: target!.id, city: "Hacked" } });
+    expect(edit.statusCode).toBe(404);
+    const remove = await call("DELETE", `/api/user/direction/${target!.id}`, stranger);
+    expect(remove.statusCode).toBe(404);
+    // The same answer as for an id that doesn't exist at all.
+    expect((await call("DELETE", "/api/user/direction/999999", stranger)).json()).toEqual(remove.json());
+
+    const [row] = await t.database.db.select().from(directions).where(eq(directions.id, target!.id));
+    expect(row!.city).toBe("Coimbra");
+  });
+
+  it("deletes the caller's address and replies the remaining ones", async () => {
+    const before = await me(owner);
+    const reply = await call("DELETE", `/api/user/direction/${before.directions[0]!.id}`, owner);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json().directions.map((d: { city: string }) => d.city)).toEqual(["Porto"]);
+    expect((await call("DELETE", "/api/user/direction/abc", owner)).statusCode).toBe(400);
+  });
+
+  it("keeps at most 20 addresses per account", async () => {
+    const user = await me(owner);
+    for (let i = user.directions.length; i < 20; i++) await add(owner);
+    const reply = await call("POST", "/api/user/direction", owner, address);
+    expect(reply.statusCode).toBe(409);
+  });
+
+  it("needs a login", async () => {
+    expect((await call("POST", "/api/user/direction", {}, address)).statusCode).toBe(401);
+    expect((await call("DELETE", "/api/user/direction/1")).statusCode).toBe(401);
+  });
+});
+
+describe("admin calls", () => {
+  let admin: Headers;
+  let shopper: Headers;
+  beforeAll(async () => {
+    admin = await t.bearer(1);
+    shopper = await t.bearer(2);
+  });
+
+  it("refuse users (403) and guests (401)", async () => {
+    const calls = [
+      ["GET", "/api/user/all", undefined],
+      ["PUT", "/api/user/admin", { id: 2, rol: "admin" }],
+      ["DELETE", "/api/user/admin", { id: 3 }],
+    ] as const;
+    for (const [method, url, body] of calls) {
+      expect((await call(method, url, shopper, body)).statusCode, `${method} ${url}`).toBe(403);
+      expect((await call(method, url, {}, body)).statusCode, `${method} ${url}`).toBe(401);
+    }
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, 2));
+    expect(row!.rol).toBe("user");
+  });
+
+  it("lists every live account without password hashes", async () => {
+    const reply = await call("GET", "/api/user/all", admin);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).not.toMatch(/password|scrypt/i);
+    const list = reply.json<{ id: number; email: string; rol: string }[]>();
+    expect(list.slice(0, 2).map((u) => [u.id, u.email, u.rol])).toEqual([
+      [1, "admin@voltio.test", "admin"],
+      [2, "shopper@voltio.test", "user"],
+    ]);
+  });
+
+  it("toggles a role, and records who did it", async () => {
+    const promoted = await call("PUT", "/api/user/admin", admin, { id: 2 });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    expect(promoted.json()).toMatchObject({ id: 2, rol: "admin" });
+    // The role is read from the database on every call: the shopper's old token now opens admin calls.
+    expect((await call("GET", "/api/user/all", shopper)).statusCode).toBe(200);
+    const demoted = await call("PUT", "/api/user/admin", admin, { id: 2, rol: "user" });
+    expect(demoted.json()).toMatchObject({ rol: "user" });
+    expect((await call("GET", "/api/user/all", shopper)).statusCode).toBe(403);
+
+    const log = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "user.role"))
+      .orderBy(auditLog.id);
+    expect(log.map((entry) => [entry.actorId, entry.entityId, entry.details])).toEqual([
+      [1, "2", { from: "user", to: "admin" }],
+      [1, "2", { from: "admin", to: "user" }],
+    ]);
+  });
+
+  it("never demotes user 1, by toggle or by role", async () => {
+    const newAdminId = await register("second-admin@voltio.test", "Sid");
+    await call("PUT", "/api/user/admin", admin, { id: newAdminId, rol: "admin" });
+    const secondAdmin = await t.bearer(newAdminId);
+    for (const body of [{ id: 1 }, { id: 1, rol: "user" }]) {
+      const reply = await call("PUT", "/api/user/admin", secondAdmin, body);
+      expect(reply.statusCode).toBe(403);
+      expect(reply.json().error).toMatch(/user 1/);
+    }
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, 1));
+    expect(row!.rol).toBe("admin");
+    expect((await call("PUT", "/api/user/admin", admin, { id: 1, rol: "admin" })).statusCode).toBe(200);
+    expect((await call("PUT", "/api/user/admin", admin, { id: 999999 })).statusCode).toBe(404);
+  });
+
+  it("soft-deletes an account: it can't log in, its tokens stop working, its e-mail is free again", async () => {
+    const id = await register("leaving@voltio.test", "Lea");
+    const session = await loginAs("leaving@voltio.test");
+    const reply = await call("DELETE", "/api/user/admin", admin, { id });
+    expect(reply.statusCode, reply.body).toBe(200);
+
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, id));
+    expect(row!.deletedAt).toBeInstanceOf(Date);
+    expect((await call("GET", "/api/user", session.headers)).statusCode).toBe(401);
+    expect((await call("POST", "/api/user/token", {}, { token: session.refreshToken })).statusCode).toBe(401);
+    expect(
+      (await call("POST", "/api/user/login", {}, { email: "leaving@voltio.test", password: "long-enough-1" }))
+        .statusCode,
+    ).toBe(401);
+    const list = (await call("GET", "/api/user/all", admin)).json<{ id: number }[]>();
+    expect(list.some((u) => u.id === id)).toBe(false);
+    expect((await call("DELETE", "/api/user/admin", admin, { id })).statusCode).toBe(404);
+
+    const [entry] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "user.delete"))
+      .orderBy(desc(auditLog.id));
+    expect(entry).toMatchObject({
+      actorId: 1,
+      entityId: String(id),
+      details: { email: "leaving@voltio.test", rol: "user" },
+    });
+
+    await register("leaving@voltio.test", "Lea");
+  });
+
+  it("never deletes user 1, and an admin can't delete themselves", async () => {
+    const otherAdminId = await register("third-admin@voltio.test", "Tess");
+    await call("PUT", "/api/user/admin", admin, { id: otherAdminId, rol: "admin" });
+    const otherAdmin = await t.bearer(otherAdminId);
+    expect((await call("DELETE", "/api/user/admin", otherAdmin, { id: 1 })).statusCode).toBe(403);
+    expect((await call("DELETE", "/api/user/admin", admin, { id: 1 })).statusCode).toBe(403);
+    expect((await call("DELETE", "/api/user/admin", otherAdmin, { id: otherAdminId })).statusCode).toBe(403);
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, 1));
+    expect(row!.deletedAt).toBeNull();
+  });
+});

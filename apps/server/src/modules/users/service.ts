@@ -1,0 +1,263 @@
+import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import {
+  ADDRESSES_PER_USER_MAX,
+  type AddressValues,
+  type Role,
+  type User,
+  type UserSummary,
+  type userUpdateSchema,
+} from "@voltio/domain/account";
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import { auditLog, directions, users } from "../../db/schema";
+import { HttpError, badRequest, notFound } from "../../http/errors";
+import type { Caller } from "../auth/access-token";
+import { hashPassword, verifyPassword } from "../auth/password";
+import { findUserByEmail } from "../auth/service";
+import { revokeUserSessions } from "../auth/sessions";
+
+/** The first account: the store's owner, who can never be demoted or deleted (SPEC.md §4, §9). */
+export const FIRST_ADMIN_ID = 1;
+
+const publicColumns = {
+  id: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  rol: true,
+  profilePicture: true,
+  googleUser: true,
+  newsletterSubscription: true,
+} as const;
+
+const addressColumns = {
+  id: true,
+  city: true,
+  street: true,
+  streetNumber: true,
+  floor: true,
+  unit: true,
+  postalCode: true,
+} as const;
+
+/** GET /user: the account with its addresses; the password hash is never selected. */
+export async function getUser(db: Db, id: number): Promise<User> {
+  const user = await db.query.users.findFirst({
+    where: (u, { and, eq, isNull }) => and(eq(u.id, id), isNull(u.deletedAt)),
+    columns: publicColumns,
+    with: { directions: { columns: addressColumns, orderBy: (d, { asc }) => [asc(d.id)] } },
+  });
+  if (!user) throw notFound("User Not Found");
+  return user;
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+};
+
+const emailTaken = () => new HttpError(409, "email exists");
+
+/** POST /user. The e-mail is unique whatever its case; the database's index decides a race. */
+export async function registerUser(
+  db: Db,
+  input: { firstName: string; lastName: string; email: string; password: string },
+): Promise<{ id: number }> {
+  if (await findUserByEmail(db, input.email)) throw emailTaken();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const [created] = await db
+      .insert(users)
+      .values({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        passwordHash,
+      })
+      .returning({ id: users.id });
+    return created!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}
+
+type UserUpdate = z.output<typeof userUpdateSchema>;
+
+/** PUT /user: one field of the caller's own account, or one of the caller's addresses. */
+export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Promise<User> {
+  const [account] = await db
+    .select({ googleUser: users.googleUser, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, caller.id));
+  if (!account) throw notFound("User Not Found");
+
+  if (update.direction) {
+    const { id, ...fields } = update.direction;
+    const changed = await db
+      .update(directions)
+      .set(fields)
+      .where(and(eq(directions.id, id), eq(directions.userId, caller.id)))
+      .returning({ id: directions.id });
+    // Someone else's address answers exactly like a missing one.
+    if (changed.length === 0) throw notFound("Address Not Found");
+    return getUser(db, caller.id);
+  }
+
+  if (update.prevPassword !== undefined && update.newPassword !== undefined) {
+    if (account.googleUser || !account.passwordHash) {
+      throw badRequest("prevPassword", "Google accounts have no password here");
+    }
+    if (!(await verifyPassword(update.prevPassword, account.passwordHash))) {
+      throw badRequest("prevPassword", "The password is incorrect");
+    }
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(update.newPassword) })
+      .where(eq(users.id, caller.id));
+    // Other logins end: a password is changed when someone else might know the old one (ASVS 3.3.3).
+    await revokeUserSessions(db, caller.id, caller.sessionId);
+    return getUser(db, caller.id);
+  }
+
+  if (update.email !== undefined) {
+    if (account.googleUser) throw badRequest("email", "A Google account keeps its Google e-mail");
+    const owner = await findUserByEmail(db, update.email);
+    if (owner && owner.id !== caller.id) throw emailTaken();
+  }
+  const fields = {
+    firstName: update.firstName,
+    lastName: update.lastName,
+    email: update.email,
+    profilePicture: update.profilePicture,
+    newsletterSubscription: update.newsletterSubscription,
+  };
+  try {
+    await db.update(users).set(fields).where(eq(users.id, caller.id));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+  return getUser(db, caller.id);
+}
+
+/** POST /user/direction. */
+export async function addAddress(db: Db, userId: number, address: AddressValues): Promise<User> {
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: count() })
+    .from(directions)
+    .where(eq(directions.userId, userId));
+  if (total >= ADDRESSES_PER_USER_MAX) {
+    throw new HttpError(409, `An account can keep up to ${ADDRESSES_PER_USER_MAX} addresses`);
+  }
+  await db.insert(directions).values({ ...address, userId });
+  return getUser(db, userId);
+}
+
+/** DELETE /user/direction/:id: only the caller's own address; any other id is not found. */
+export async function deleteAddress(db: Db, userId: number, id: number): Promise<User> {
+  const deleted = await db
+    .delete(directions)
+    .where(and(eq(directions.id, id), eq(directions.userId, userId)))
+    .returning({ id: directions.id });
+  if (deleted.length === 0) throw notFound("Address Not Found");
+  return getUser(db, userId);
+}
+
+const summaryColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  rol: users.rol,
+  profilePicture: users.profilePicture,
+  googleUser: users.googleUser,
+  newsletterSubscription: users.newsletterSubscription,
+  createdAt: users.createdAt,
+};
+
+const toSummary = (row: { createdAt: Date } & Omit<UserSummary, "createdAt">): UserSummary => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** GET /user/all (admin). */
+export async function listUsers(db: Db): Promise<UserSummary[]> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(users)
+    .where(isNull(users.deletedAt))
+    .orderBy(asc(users.id));
+  return rows.map(toSummary);
+}
+
+/** PUT /user/admin (admin): sets or toggles a role. User 1 stays an admin. Recorded in the audit log. */
+export async function changeRole(
+  db: Db,
+  actor: Caller,
+  id: number,
+  rol: Role | undefined,
+): Promise<UserSummary> {
+  return db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ rol: users.rol })
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deletedAt)))
+      .for("update");
+    if (!target) throw notFound("User Not Found");
+    const next: Role = rol ?? (target.rol === "admin" ? "user" : "admin");
+    if (id === FIRST_ADMIN_ID && next !== "admin") throw new HttpError(403, "The user 1 can't be demoted");
+    const [row] = await tx
+      .update(users)
+      .set({ rol: next })
+      // Belt and braces: the statement itself can't demote user 1.
+      .where(and(eq(users.id, id), sql`not (${users.id} = ${FIRST_ADMIN_ID} and ${next} <> 'admin')`))
+      .returning(summaryColumns);
+    if (!row) throw new HttpError(403, "The user 1 can't be demoted");
+    if (target.rol !== next) {
+      await tx.insert(auditLog).values({
+        actorId: actor.id,
+        action: "user.role",
+        entity: "user",
+        entityId: String(id),
+        details: { from: target.rol, to: next },
+      });
+    }
+    return toSummary(row);
+  });
+}
+
+/**
+ * DELETE /user/admin (admin): a soft delete. The account keeps its id for orders and the audit log, its
+ * logins end, and its e-mail is released (the audit log keeps it) so the person may register again.
+ */
+export async function deleteUser(db: Db, actor: Caller, id: number): Promise<void> {
+  if (id === FIRST_ADMIN_ID) throw new HttpError(403, "The user 1 can't be deleted");
+  if (id === actor.id) throw new HttpError(403, "Admins can't delete themselves");
+  await db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ email: users.email, rol: users.rol })
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deletedAt)))
+      .for("update");
+    if (!target) throw notFound("User Not Found");
+    await tx
+      .update(users)
+      .set({
+        deletedAt: new Date(),
+        email: `deleted-user-${id}@deleted.invalid`,
+        newsletterSubscription: false,
+      })
+      .where(and(eq(users.id, id), ne(users.id, FIRST_ADMIN_ID)));
+    await tx.insert(auditLog).values({
+      actorId: actor.id,
+      action: "user.delete",
+      entity: "user",
+      entityId: String(id),
+      details: { email: target.email, rol: target.rol },
+    });
+  });
+  await revokeUserSessions(db, id);
+}
