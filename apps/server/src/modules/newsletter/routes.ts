@@ -1,0 +1,113 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../../app";
+import { escapeXml } from "../../http/escape";
+import { readUnsubscribeToken, unsubscribe } from "./service";
+
+const querySchema = z.object({ token: z.string().min(1).max(2000) });
+
+const TEXTS = {
+  en: {
+    title: "Newsletter",
+    confirm: "Do you want to stop receiving the Voltio newsletter?",
+    button: "Unsubscribe",
+    done: "You have been unsubscribed. You won't receive the newsletter any more.",
+    invalid: "This unsubscribe link is not valid. Log in and switch the newsletter off from the home page.",
+    back: "Back to the store",
+  },
+  es: {
+    title: "Newsletter",
+    confirm: "¿Quieres dejar de recibir la newsletter de Voltio?",
+    button: "Darme de baja",
+    done: "Te has dado de baja. Ya no recibirás la newsletter.",
+    invalid:
+      "Este enlace para darse de baja no es válido. Inicia sesión y desactiva la newsletter desde el inicio.",
+    back: "Volver a la tienda",
+  },
+};
+
+const languageOf = (request: FastifyRequest) =>
+  /^\s*es\b/i.test(request.headers["accept-language"] ?? "") ? "es" : "en";
+
+/** A small page of its own: the link is opened from a mail client, maybe where the store's app never loaded. */
+function page(reply: FastifyReply, lang: "en" | "es", status: number, body: string) {
+  const t = TEXTS[lang];
+  return reply
+    .code(status)
+    .header("cache-control", "no-store")
+    .type("text/html; charset=utf-8")
+    .send(
+      `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
+        `<title>${t.title} · Voltio</title><style>body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;` +
+        `display:grid;place-items:center;min-height:100vh;margin:0}main{background:#fff;border:1px solid #e2e8f0;` +
+        `border-radius:16px;padding:32px;max-width:28rem;margin:16px}button{background:#4f46e5;color:#fff;border:0;` +
+        `border-radius:12px;padding:10px 20px;font-size:1rem;cursor:pointer}a{color:#4338ca}</style></head>` +
+        `<body><main><h1>${t.title}</h1>${body}<p><a href="/">${t.back}</a></p></main></body></html>`,
+    );
+}
+
+/**
+ * The unsubscribe link of the newsletter e-mails. GET only asks (mail scanners open links on their own);
+ * POST — the page's button, or a mail client's one-click List-Unsubscribe-Post (RFC 8058) — unsubscribes.
+ */
+export function newsletterRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    // RFC 8058 one-click posts "List-Unsubscribe=One-Click" as a form; the token is in the URL.
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 1024 },
+      (_request, body, done) => done(null, body),
+    );
+
+    app.get(
+      "/newsletter/unsubscribe",
+      {
+        schema: {
+          tags: ["newsletter"],
+          summary: "The unsubscribe link's page: asks to confirm",
+          querystring: querySchema,
+        },
+      },
+      async (request, reply) => {
+        const lang = languageOf(request);
+        const t = TEXTS[lang];
+        const email = await readUnsubscribeToken(config.jwtSecret, request.query.token);
+        if (!email) return page(reply, lang, 400, `<p>${t.invalid}</p>`);
+        const action = `/api/newsletter/unsubscribe?token=${encodeURIComponent(request.query.token)}`;
+        return page(
+          reply,
+          lang,
+          200,
+          `<p>${t.confirm}</p><p><strong>${escapeXml(email)}</strong></p>` +
+            `<form method="post" action="${escapeXml(action)}"><button type="submit">${t.button}</button></form>`,
+        );
+      },
+    );
+
+    app.post(
+      "/newsletter/unsubscribe",
+      {
+        schema: {
+          tags: ["newsletter"],
+          summary: "Unsubscribe the address of a signed unsubscribe token",
+          querystring: querySchema,
+        },
+      },
+      async (request, reply) => {
+        const lang = languageOf(request);
+        const t = TEXTS[lang];
+        const email = await readUnsubscribeToken(config.jwtSecret, request.query.token);
+        const wantsJson = (request.headers.accept ?? "").includes("application/json");
+        if (!email) {
+          return wantsJson
+            ? reply.code(400).send({ error: "Invalid unsubscribe token" })
+            : page(reply, lang, 400, `<p>${t.invalid}</p>`);
+        }
+        await unsubscribe(db, email);
+        return wantsJson ? { msg: "Unsubscribed" } : page(reply, lang, 200, `<p>${t.done}</p>`);
+      },
+    );
+  };
+}
