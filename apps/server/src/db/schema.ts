@@ -109,6 +109,10 @@ export const products = pgTable(
     searchVector: tsvector("search_vector")
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, title || ' ' || name || ' ' || description)`),
+    /** Title and name only, small enough to rank every match: a product named by the search comes first. */
+    titleVector: tsvector("title_vector")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, title || ' ' || name)`),
     /** Products are retired, not deleted: orders and reviews keep pointing at them. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     ...timestamps,

@@ -1,3 +1,5 @@
+import type { CatalogReference } from "../modules/catalog/service";
+
 /**
  * A small in-process cache with a time to live. Writes to the catalogue call clear(); the TTL bounds
  * staleness when another process (behind a load balancer) made the change.
@@ -40,20 +42,25 @@ export class TtlCache<V> {
 }
 
 /**
- * What the catalogue caches: whole anonymous replies by URL, and the exact count of each filter (an exact
- * count(*) costs ~20 ms at 100k products, far more than the page itself). Any catalogue write clears both.
+ * What the catalogue caches: whole anonymous replies by URL, the exact count of each filter (an exact
+ * count(*) costs ~20 ms at 100k products, far more than the page itself) and the categories and sales
+ * snapshot. Any catalogue write clears them all.
  */
 export class CatalogCache {
   readonly replies: TtlCache<string>;
   readonly counts: TtlCache<number>;
+  /** Categories and sales as the product replies need them (catalog/service.ts). */
+  readonly reference: TtlCache<CatalogReference>;
 
   constructor(options: { replyTtlSeconds: number; countTtlSeconds: number }) {
     this.replies = new TtlCache(options.replyTtlSeconds * 1000);
     this.counts = new TtlCache(options.countTtlSeconds * 1000);
+    this.reference = new TtlCache(options.countTtlSeconds * 1000, 1);
   }
 
   clear(): void {
     this.replies.clear();
     this.counts.clear();
+    this.reference.clear();
   }
 }

@@ -66,7 +66,11 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
           const caller = await readCaller(request, db, config.jwtSecret);
           includeOutOfStock = caller?.rol === "admin";
         }
-        return listProducts(db, request.query, { includeOutOfStock, counts: catalogCache.counts });
+        return listProducts(db, request.query, {
+          includeOutOfStock,
+          counts: catalogCache.counts,
+          reference: catalogCache.reference,
+        });
       },
     );
 
@@ -81,7 +85,7 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
         },
       },
       async (request) => {
-        const product = await getProduct(db, request.params.id);
+        const product = await getProduct(db, request.params.id, catalogCache.reference);
         if (!product) throw notFound("Product Not Found!");
         return product;
       },

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, exists, gte, ilike, isNull, lte, notExists, sql, type SQL } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, exists, gte, ilike, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type {
   Category,
   Networks,
@@ -60,47 +61,97 @@ async function searchQuery(db: Db, terms: string[]): Promise<SQL> {
   return sql`to_tsquery('simple', ${query})`;
 }
 
-const saleTermsColumns = { id: true, percentage: true, day: true, productAmount: true } as const;
-
-const productColumns = {
-  id: true,
-  title: true,
-  name: true,
-  priceCents: true,
-  shippingCostCents: true,
-  stock: true,
-  description: true,
-} as const;
-
-/** What a product reply includes: images, categories with their sales, and the product's own sales. */
-const productWith = {
-  images: { columns: { url: true, altText: true }, orderBy: asc(productImages.position) },
-  categories: {
-    columns: {},
-    with: {
-      category: {
-        columns: { id: true, name: true },
-        with: { sales: { columns: {}, with: { sale: { columns: saleTermsColumns } } } },
-      },
-    },
-  },
-  sales: { columns: {}, with: { sale: { columns: saleTermsColumns } } },
-} as const;
-
-type ProductRow = NonNullable<Awaited<ReturnType<typeof findProductRow>>>;
-
-function findProductRow(db: Db, id: number) {
-  return db.query.products.findFirst({
-    columns: productColumns,
-    where: and(eq(products.id, id), isNull(products.deletedAt)),
-    with: productWith,
-  });
+/**
+ * Categories and sales are small and change rarely: each process keeps a snapshot (cleared on catalogue
+ * writes, and by TTL for writes made by another process), so a product page needs one query, not five.
+ */
+export interface CatalogReference {
+  categoryNames: Map<number, string>;
+  salesByProduct: Map<number, SaleTerms[]>;
+  salesByCategory: Map<number, SaleTerms[]>;
+  globalSales: SaleTerms[];
 }
 
-function toProduct(row: ProductRow): Product {
+const saleTermsColumns = {
+  id: sales.id,
+  percentage: sales.percentage,
+  day: sales.day,
+  productAmount: sales.productAmount,
+};
+
+async function loadReference(db: Db): Promise<CatalogReference> {
+  const [categoryRows, saleRows, productLinks, categoryLinks] = await Promise.all([
+    db.select({ id: categories.id, name: categories.name }).from(categories),
+    db.select(saleTermsColumns).from(sales).orderBy(asc(sales.id)),
+    db.select({ saleId: saleProducts.saleId, productId: saleProducts.productId }).from(saleProducts),
+    db.select({ saleId: saleCategories.saleId, categoryId: saleCategories.categoryId }).from(saleCategories),
+  ]);
+  const saleById = new Map(saleRows.map((sale) => [sale.id, sale]));
+  const group = (links: { saleId: number; key: number }[]) => {
+    const grouped = new Map<number, SaleTerms[]>();
+    for (const link of links.sort((a, b) => a.saleId - b.saleId)) {
+      const sale = saleById.get(link.saleId);
+      if (sale) grouped.set(link.key, [...(grouped.get(link.key) ?? []), sale]);
+    }
+    return grouped;
+  };
+  const linked = new Set([...productLinks, ...categoryLinks].map((link) => link.saleId));
+  return {
+    categoryNames: new Map(categoryRows.map((category) => [category.id, category.name])),
+    salesByProduct: group(productLinks.map((link) => ({ saleId: link.saleId, key: link.productId }))),
+    salesByCategory: group(categoryLinks.map((link) => ({ saleId: link.saleId, key: link.categoryId }))),
+    globalSales: saleRows.filter((sale) => !linked.has(sale.id)),
+  };
+}
+
+export async function catalogReference(
+  db: Db,
+  cache?: TtlCache<CatalogReference>,
+): Promise<CatalogReference> {
+  const cached = cache?.get("reference");
+  if (cached) return cached;
+  const reference = await loadReference(db);
+  cache?.set("reference", reference);
+  return reference;
+}
+
+/**
+ * A product row with its pictures and category ids, in one statement. The outer column is spelled out:
+ * drizzle renders ${products.id} unqualified in a one-table select, which the subquery would resolve to
+ * its own id column.
+ */
+const productRowColumns = {
+  id: products.id,
+  title: products.title,
+  name: products.name,
+  priceCents: products.priceCents,
+  shippingCostCents: products.shippingCostCents,
+  stock: products.stock,
+  description: products.description,
+  images: sql<{ url: string; altText: string }[]>`(
+    select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
+    from ${productImages} i where i.product_id = "products"."id")`,
+  categoryIds: sql<number[]>`(
+    select coalesce(json_agg(pc.category_id order by pc.category_id), '[]')
+    from ${productCategories} pc where pc.product_id = "products"."id")`,
+};
+
+interface ProductRow {
+  id: number;
+  title: string;
+  name: string;
+  priceCents: number;
+  shippingCostCents: number;
+  stock: number;
+  description: string;
+  images: { url: string; altText: string }[];
+  categoryIds: number[];
+}
+
+function toProduct(row: ProductRow, reference: CatalogReference): Product {
   const categorySales = new Map<number, SaleTerms>();
-  for (const { category } of row.categories) {
-    for (const { sale } of category.sales) categorySales.set(sale.id, sale);
+  for (const categoryId of row.categoryIds) {
+    for (const sale of reference.salesByCategory.get(categoryId) ?? []) categorySales.set(sale.id, sale);
   }
   return {
     id: row.id,
@@ -111,49 +162,41 @@ function toProduct(row: ProductRow): Product {
     stock: row.stock,
     description: row.description,
     images: row.images,
-    categories: row.categories
-      .map(({ category }) => ({ id: category.id, name: category.name }))
-      .sort((a, b) => a.id - b.id),
+    categories: row.categoryIds.map((id) => ({ id, name: reference.categoryNames.get(id) ?? "" })),
     sales: {
-      productSales: row.sales.map(({ sale }) => sale),
+      productSales: reference.salesByProduct.get(row.id) ?? [],
       categorySales: [...categorySales.values()].sort((a, b) => a.id - b.id),
     },
   };
 }
 
+/** The rows of these products, in the order of the ids. */
+async function productRows(db: Db, ids: number[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select(productRowColumns).from(products).where(inArray(products.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** Sales tied to no product and no category apply to the whole store. */
-export function listGlobalSales(db: Db): Promise<SaleTerms[]> {
-  return db
-    .select({
-      id: sales.id,
-      percentage: sales.percentage,
-      day: sales.day,
-      productAmount: sales.productAmount,
-    })
-    .from(sales)
-    .where(
-      and(
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(saleProducts)
-            .where(eq(saleProducts.saleId, sales.id)),
-        ),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(saleCategories)
-            .where(eq(saleCategories.saleId, sales.id)),
-        ),
-      ),
-    )
-    .orderBy(asc(sales.id));
+export async function listGlobalSales(db: Db): Promise<SaleTerms[]> {
+  return (await loadReference(db)).globalSales;
+}
+
+/** A prepared statement's name: one per distinct SQL text, so values vary but the plan is reused. */
+function statementName(prefix: string, sqlText: string): string {
+  return `${prefix}_${createHash("sha1").update(sqlText).digest("hex").slice(0, 16)}`;
+}
+
+export interface CatalogCaches {
+  counts?: TtlCache<number>;
+  reference?: TtlCache<CatalogReference>;
 }
 
 export async function listProducts(
   db: Db,
   query: ProductListQuery,
-  options: { includeOutOfStock: boolean; counts?: TtlCache<number> },
+  options: { includeOutOfStock: boolean } & CatalogCaches,
 ): Promise<ProductList> {
   const terms = searchTerms(query.search);
   const tsQuery = terms.length > 0 ? await searchQuery(db, terms) : undefined;
@@ -186,38 +229,69 @@ export async function listProducts(
       : query.order === "DESC"
         ? [desc(products.priceCents), asc(products.id)]
         : tsQuery
-          ? [desc(sql`ts_rank(${products.searchVector}, ${tsQuery})`), asc(products.id)]
+          ? [desc(sql`${products.titleVector} @@ ${tsQuery}`), asc(products.id)]
           : [asc(products.id)];
 
-  const [rows, [counted], globalSales] = await Promise.all([
-    db.query.products.findMany({
-      where,
-      orderBy,
-      limit: query.limit,
-      offset: (query.offset - 1) * query.limit,
-      with: productWith,
-    }),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(products)
-      .where(where),
-    listGlobalSales(db),
+  const { offset: _page, limit: _limit, order: _order, ...filters } = query;
+  const countKey = JSON.stringify({ ...filters, includeOutOfStock: options.includeOutOfStock });
+  const cachedTotal = options.counts?.get(countKey);
+  // Ids first: PostgreSQL computes the select list of every row an OFFSET skips, so the pictures and
+  // categories are fetched for the page's rows only.
+  const pageIds = db
+    .select({ id: products.id })
+    .from(products)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(query.limit)
+    .offset((query.offset - 1) * query.limit);
+  const [rows, total, reference] = await Promise.all([
+    // A named statement is planned once per connection and shape of filters, not once per request.
+    pageIds
+      .prepare(statementName("products_page", pageIds.toSQL().sql))
+      .execute()
+      .then((page) =>
+        productRows(
+          db,
+          page.map((row) => row.id),
+        ),
+      ),
+    cachedTotal ??
+      db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(products)
+        .where(where)
+        .then(([row]) => {
+          const counted = row?.total ?? 0;
+          options.counts?.set(countKey, counted);
+          return counted;
+        }),
+    catalogReference(db, options.reference),
   ]);
-  const total = counted?.total ?? 0;
   const totalPages = Math.ceil(total / query.limit);
   return {
-    products: rows.map(toProduct),
+    products: rows.map((row) => toProduct(row, reference)),
     pages: totalPages,
     totalPages,
     page: query.offset,
     total,
-    globalSales,
+    globalSales: reference.globalSales,
   };
 }
 
-export async function getProduct(db: Db, id: number): Promise<Product | null> {
-  const row = await findProductRow(db, id);
-  return row ? toProduct(row) : null;
+export async function getProduct(
+  db: Db,
+  id: number,
+  cache?: TtlCache<CatalogReference>,
+): Promise<Product | null> {
+  const [[row], reference] = await Promise.all([
+    db
+      .select(productRowColumns)
+      .from(products)
+      .where(and(eq(products.id, id), isNull(products.deletedAt))),
+    catalogReference(db, cache),
+  ]);
+
+  return row ? toProduct(row, reference) : null;
 }
 
 export function listCategories(db: Db, search: string | undefined): Promise<Category[]> {

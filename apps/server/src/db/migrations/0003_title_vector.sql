@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "title_vector" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, title || ' ' || name)) STORED NOT NULL;
