@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ACCOUNT_MESSAGES, accountMessageKey } from "./account-messages";
 import {
-  ACCOUNT_MESSAGES,
-  accountMessageKey,
   addressInputSchema,
   passwordChangeSchema,
   profilePictureSchema,

@@ -1,35 +1,11 @@
 import { z } from "zod";
+import { ACCOUNT_MESSAGES } from "./account-messages";
 
 /**
  * Accounts (SPEC.md §5, DESIGN.md §5): the rules of the register, address and password forms with the texts
  * the shopper sees, and the users API's schemas. The server validates with them and the web forms use them
  * through the zod resolver, so a rule can't differ between the two sides.
  */
-
-/** Every rule's message. The web shows these keys translated (i18n `accountRules`); the API answers in English. */
-export const ACCOUNT_MESSAGES = {
-  firstNameRequired: "First name is required",
-  firstNameLetters: "Letters only (a-z, A-Z), no spaces or digits",
-  lastNameRequired: "Last name is required",
-  emailRequired: "E-mail is required",
-  emailInvalid: "Enter a valid e-mail",
-  passwordRequired: "Password is required",
-  passwordTooShort: "At least 8 characters",
-  tooLong: "Too long",
-  completeRequired: "Complete the required fields",
-  streetNumberInvalid: "The street number must be a whole number",
-  fillPasswords: "Fill in the corresponding fields",
-  pictureInvalid: "The picture must be an uploaded image or an https address",
-  oneField: "Send one field at a time",
-} as const;
-export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
-
-/** The key of a rule message, so a client can show it in the shopper's language. */
-export function accountMessageKey(message: string | undefined): AccountMessageKey | undefined {
-  return (Object.keys(ACCOUNT_MESSAGES) as AccountMessageKey[]).find(
-    (key) => ACCOUNT_MESSAGES[key] === message,
-  );
-}
 
 const m = ACCOUNT_MESSAGES;
 

@@ -1,0 +1,29 @@
+/**
+ * The texts of the account rules (SPEC.md §5), apart from the schemas so the web app can translate them
+ * without loading zod on every page.
+ */
+
+/** Every rule's message. The web shows these keys translated (i18n `accountRules`); the API answers in English. */
+export const ACCOUNT_MESSAGES = {
+  firstNameRequired: "First name is required",
+  firstNameLetters: "Only letters, no spaces or digits",
+  lastNameRequired: "Last name is required",
+  emailRequired: "E-mail is required",
+  emailInvalid: "Enter a valid e-mail",
+  passwordRequired: "Password is required",
+  passwordTooShort: "At least 8 characters",
+  tooLong: "Too long",
+  completeRequired: "Complete the required fields",
+  streetNumberInvalid: "The street number must be a whole number",
+  fillPasswords: "Fill in the corresponding fields",
+  pictureInvalid: "The picture must be an uploaded image or an https address",
+  oneField: "Send one field at a time",
+} as const;
+export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
+
+/** The key of a rule message, so a client can show it in the shopper's language. */
+export function accountMessageKey(message: string | undefined): AccountMessageKey | undefined {
+  return (Object.keys(ACCOUNT_MESSAGES) as AccountMessageKey[]).find(
+    (key) => ACCOUNT_MESSAGES[key] === message,
+  );
+}
