@@ -8,13 +8,27 @@ export class ApiError extends Error {
   ) {
     super(
       typeof body === "object" && body && "error" in body
-        ? String((body as { error: unknown }).error)
+        ? errorText((body as { error: unknown }).error)
         : `HTTP ${status}`,
     );
   }
 }
 
-export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+const errorText = (error: unknown) =>
+  typeof error === "object" && error && "message" in error ? String(error.message) : String(error);
+
+/** Fired when the stored tokens change under the page (a failed refresh cleared them): the session re-reads. */
+export const SESSION_EVENT = "voltio:session";
+const announceSessionChange = () => window.dispatchEvent(new Event(SESSION_EVENT));
+
+interface Sent {
+  response: Response;
+  body: unknown;
+  /** The access token the request carried, to tell whether another request already replaced it. */
+  access: string | null;
+}
+
+async function send(path: string, init: RequestInit): Promise<Sent> {
   const headers = new Headers(init.headers);
   if (init.body !== undefined && !(init.body instanceof FormData))
     headers.set("content-type", "application/json");
@@ -22,9 +36,82 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   if (access) headers.set("authorization", `Bearer ${access}`);
   const response = await fetch(`/api${path}`, { ...init, headers });
   const text = await response.text();
-  const body: unknown = text ? JSON.parse(text) : undefined;
-  if (!response.ok) throw new ApiError(response.status, body);
-  return body as T;
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { response, body, access };
+}
+
+/** SPEC.md §8: a 403 whose error name is TokenExpiredError means the access token ran out. */
+const accessExpired = ({ response, body }: Sent) =>
+  response.status === 403 &&
+  typeof body === "object" &&
+  body !== null &&
+  (body as { error?: { name?: unknown } }).error?.name === "TokenExpiredError";
+
+export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let sent = await send(path, init);
+  // Refresh once and retry the same request once; a second expiry is the caller's error.
+  if (accessExpired(sent) && (await refreshAccessToken(sent.access))) sent = await send(path, init);
+  if (!sent.response.ok) throw new ApiError(sent.response.status, sent.body);
+  return sent.body as T;
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * Trades the refresh token for a new pair (SPEC.md §4, token refresh). Requests that expire together share
+ * one refresh — a refresh token works once, so a second one would end the login — and tabs take turns
+ * through a Web Lock, picking up the tokens another tab has just stored instead of refreshing again.
+ * If the refresh is refused, both tokens are removed and the shopper is a guest.
+ */
+export function refreshAccessToken(expiredAccess: string | null): Promise<boolean> {
+  refreshing ??= withRefreshLock(() => refreshOnce(expiredAccess)).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function withRefreshLock(run: () => Promise<boolean>): Promise<boolean> {
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  // `then` unwraps the callback's promise, which the DOM typings leave nested.
+  return locks ? locks.request("voltio-token-refresh", run).then((done) => done) : run();
+}
+
+async function refreshOnce(expiredAccess: string | null): Promise<boolean> {
+  const current = tokens.access();
+  // Another tab refreshed while this one waited for the lock.
+  if (current && current !== expiredAccess && tokens.refresh()) return true;
+  const refresh = tokens.refresh();
+  if (!refresh) {
+    tokens.clear();
+    announceSessionChange();
+    return false;
+  }
+  let response: Response;
+  try {
+    response = await fetch("/api/user/token", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: refresh }),
+    });
+  } catch {
+    // Offline: the login may still be good, so the tokens stay for the next try.
+    return false;
+  }
+  // Throttled or a server fault: the same, the refresh token wasn't used up.
+  if (response.status === 429 || response.status >= 500) return false;
+  if (!response.ok) {
+    tokens.clear();
+    announceSessionChange();
+    return false;
+  }
+  const body = (await response.json()) as { token: string; refreshToken: string };
+  tokens.set(body.token, body.refreshToken);
+  return true;
 }
 
 /** Builds a query string, leaving out empty values. */

@@ -1,0 +1,146 @@
+import { useEffect } from "react";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type {
+  AuthOptions,
+  EmailCheckReply,
+  LoginReply,
+  RegisterInput,
+  User,
+  UserUpdate,
+} from "@voltio/domain/account";
+import { ApiError, apiFetch, SESSION_EVENT } from "./client";
+import { tokens } from "./tokens";
+
+/**
+ * The signed-in shopper (GET /user) and the calls that start and end a login. Every query about the user
+ * lives under the ["user"] key, so signing in or out refreshes all of them at once.
+ */
+export const SESSION_KEY = ["user"] as const;
+const USER_KEY = [...SESSION_KEY, "me"] as const;
+
+/** While a tab is visible its login is kept alive; a login left alone ends after the server's idle time. */
+const KEEP_ALIVE_MS = 10 * 60_000;
+
+async function fetchMe(signal?: AbortSignal): Promise<User | null> {
+  if (!tokens.present()) return null;
+  try {
+    return await apiFetch<User>("/user", { signal });
+  } catch (error) {
+    // A token the server no longer accepts (account deleted, secret changed): the shopper is a guest.
+    if (error instanceof ApiError && error.status === 401) {
+      tokens.clear();
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** The current user, or null for a guest. `pending` is true while a stored login is being checked. */
+export function useSession() {
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: USER_KEY,
+    queryFn: ({ signal }) => fetchMe(signal),
+    staleTime: 60_000,
+    refetchInterval: KEEP_ALIVE_MS,
+    refetchIntervalInBackground: false,
+    retry: (count, error) => !(error instanceof ApiError) && count < 2,
+  });
+  useEffect(() => {
+    const reread = () => void client.invalidateQueries({ queryKey: SESSION_KEY });
+    // Another tab logged in or out, or a refresh failed and cleared the tokens.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === null || event.key === "access" || event.key === "refresh") reread();
+    };
+    window.addEventListener(SESSION_EVENT, reread);
+    window.addEventListener("storage", onStorage);
+    return () => {
+      window.removeEventListener(SESSION_EVENT, reread);
+      window.removeEventListener("storage", onStorage);
+    };
+  }, [client]);
+  const user = query.data ?? null;
+  return {
+    user,
+    pending: query.isPending && tokens.present(),
+    isAdmin: user?.rol === "admin",
+  };
+}
+
+/** The answer of PUT /user, POST and DELETE /user/direction is the whole user: keep it as the session. */
+export function storeUser(client: QueryClient, user: User) {
+  client.setQueryData(USER_KEY, user);
+}
+
+export const updateUser = (body: UserUpdate) =>
+  apiFetch<User>("/user", { method: "PUT", body: JSON.stringify(body) });
+
+export function useAuthOptions() {
+  return useQuery({
+    queryKey: ["auth-options"],
+    queryFn: () => apiFetch<AuthOptions>("/auth/options"),
+    staleTime: Infinity,
+  });
+}
+
+export const checkEmail = (email: string) =>
+  apiFetch<EmailCheckReply>("/user/email", { method: "POST", body: JSON.stringify({ email }) });
+
+export const register = (input: RegisterInput) =>
+  apiFetch<{ msg: string; id: number }>("/user", { method: "POST", body: JSON.stringify(input) });
+
+/** Every user query but the session itself: lists, orders… of whoever was signed in before. */
+const otherUserQueries = {
+  queryKey: SESSION_KEY,
+  predicate: (query: { queryKey: readonly unknown[] }) => query.queryKey[1] !== "me",
+};
+
+/** Stores the tokens and loads the user: from here on the shopper is signed in. */
+async function startSession(client: QueryClient, reply: LoginReply): Promise<User | null> {
+  tokens.set(reply.accessToken, reply.refreshToken);
+  const user = await fetchMe();
+  // Set in place, so every mounted reader (the header's menu) switches at once.
+  client.setQueryData(USER_KEY, user);
+  await client.resetQueries(otherUserQueries);
+  return user;
+}
+
+export async function login(client: QueryClient, email: string, password: string) {
+  const reply = await apiFetch<LoginReply>("/user/login", {
+    method: "POST",
+    body: JSON.stringify({ email, password }),
+  });
+  return startSession(client, reply);
+}
+
+export async function googleLogin(client: QueryClient, tokenId: string) {
+  const reply = await apiFetch<LoginReply>("/google/login", {
+    method: "POST",
+    body: JSON.stringify({ tokenId }),
+  });
+  return startSession(client, reply);
+}
+
+/** Display preferences survive a logout; everything else in browser storage is the shopper's and goes. */
+const KEPT_ON_LOGOUT = ["theme", "lang"];
+
+/**
+ * SPEC.md §4, logout: the server invalidates the refresh token, the tokens and the browser storage are
+ * cleared (but the theme and language choices), and the shopper's queries are reset.
+ */
+export async function logout(client: QueryClient) {
+  const refresh = tokens.refresh();
+  if (refresh) {
+    try {
+      await apiFetch("/user/token", { method: "DELETE", body: JSON.stringify({ token: refresh }) });
+    } catch (error) {
+      console.error("The server could not end the login", error);
+    }
+  }
+  const kept = KEPT_ON_LOGOUT.map((key) => [key, localStorage.getItem(key)] as const);
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const [key, value] of kept) if (value !== null) localStorage.setItem(key, value);
+  client.setQueryData(USER_KEY, null);
+  await client.resetQueries(otherUserQueries);
+}

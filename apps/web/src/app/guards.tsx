@@ -1,0 +1,28 @@
+import { Navigate, Outlet } from "react-router";
+import { useTranslation } from "react-i18next";
+import { useSession } from "@/api/session";
+
+function Checking() {
+  const { t } = useTranslation();
+  return (
+    <p role="status" className="py-24 text-center text-muted">
+      {t("common.loading")}
+    </p>
+  );
+}
+
+/** SPEC.md §2: the login guard sends a visitor without a user to /. */
+export function RequireUser() {
+  const { user, pending } = useSession();
+  if (pending) return <Checking />;
+  if (!user) return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+/** SPEC.md §2: the admin guard sends anyone whose rol isn't admin to /. The server checks again on every call. */
+export function RequireAdmin() {
+  const { user, pending } = useSession();
+  if (pending) return <Checking />;
+  if (user?.rol !== "admin") return <Navigate to="/" replace />;
+  return <Outlet />;
+}

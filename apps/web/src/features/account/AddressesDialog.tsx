@@ -1,0 +1,175 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useQueryClient } from "@tanstack/react-query";
+import * as Dialog from "@radix-ui/react-dialog";
+import { ArrowLeft, ChevronDown, MapPin, Plus, Trash2, X } from "lucide-react";
+import type { Address, AddressValues, User } from "@voltio/domain/account";
+import { apiFetch } from "@/api/client";
+import { storeUser, updateUser } from "@/api/session";
+import { showToast } from "@/components/ui/toast";
+import { AddressForm } from "./AddressForm";
+
+/**
+ * The 'Adresses' modal (SPEC.md §2): each address shows city, street and number and expands to be edited or
+ * deleted ('DeleteAdress'); 'New Adress' opens the new-address form and 'Return' goes back.
+ */
+export function AddressesDialog({
+  open,
+  onOpenChange,
+  addresses,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  addresses: Address[];
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [adding, setAdding] = useState(false);
+  const [expanded, setExpanded] = useState<number | null>(null);
+
+  const create = async (values: AddressValues) => {
+    try {
+      storeUser(
+        client,
+        await apiFetch<User>("/user/direction", { method: "POST", body: JSON.stringify(values) }),
+      );
+      setAdding(false);
+    } catch (error) {
+      // SPEC.md §8: address add failures are only logged.
+      console.error("The address could not be added", error);
+    }
+  };
+
+  const edit = async (id: number, values: AddressValues) => {
+    try {
+      storeUser(client, await updateUser({ direction: { id, ...values } }));
+    } catch (error) {
+      console.error("The address could not be updated", error);
+    }
+    // SPEC.md §5: the edit always alerts 'Updated data'.
+    showToast(t("profile.updated"));
+  };
+
+  const remove = async (id: number) => {
+    try {
+      storeUser(client, await apiFetch<User>(`/user/direction/${id}`, { method: "DELETE" }));
+      setExpanded(null);
+    } catch (error) {
+      console.error("The address could not be deleted", error);
+    }
+  };
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        onOpenChange(next);
+        if (!next) {
+          setAdding(false);
+          setExpanded(null);
+        }
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-sm" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-3xl border border-line bg-card shadow-2xl"
+        >
+          <div className="flex items-center gap-3 border-b border-line px-5 py-4">
+            {adding && (
+              <button
+                type="button"
+                onClick={() => setAdding(false)}
+                className="inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-accent-strong hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-accent"
+              >
+                <ArrowLeft size={16} aria-hidden />
+                {t("addresses.return")}
+              </button>
+            )}
+            <Dialog.Title className="flex-1 text-lg font-semibold text-ink">
+              {adding ? t("addresses.newAddress") : t("addresses.title")}
+            </Dialog.Title>
+            <Dialog.Close
+              aria-label={t("common.close")}
+              className="grid h-9 w-9 place-items-center rounded-full text-muted hover:bg-accent-soft hover:text-ink focus-visible:outline-2 focus-visible:outline-accent"
+            >
+              <X size={18} aria-hidden />
+            </Dialog.Close>
+          </div>
+          <div className="overflow-y-auto px-5 py-4">
+            {adding ? (
+              <AddressForm idPrefix="new-address" submitLabel={t("addresses.save")} onSubmit={create} />
+            ) : (
+              <>
+                {addresses.length === 0 ? (
+                  <p className="flex flex-col items-center gap-3 py-8 text-center text-muted">
+                    <MapPin size={36} aria-hidden className="text-line" />
+                    {t("addresses.empty")}
+                  </p>
+                ) : (
+                  <ul className="flex flex-col gap-2">
+                    {addresses.map((address) => {
+                      const isOpen = expanded === address.id;
+                      const panel = `address-${address.id}`;
+                      return (
+                        <li key={address.id} className="rounded-2xl border border-line">
+                          <button
+                            type="button"
+                            aria-expanded={isOpen}
+                            aria-controls={panel}
+                            onClick={() => setExpanded(isOpen ? null : address.id)}
+                            className="flex w-full items-center gap-3 rounded-2xl px-4 py-3 text-left hover:bg-surface focus-visible:outline-2 focus-visible:outline-accent"
+                          >
+                            <MapPin size={18} aria-hidden className="shrink-0 text-accent" />
+                            <span className="min-w-0 flex-1">
+                              <span className="block truncate font-medium text-ink">{address.city}</span>
+                              <span className="block truncate text-sm text-muted">
+                                {address.street} {address.streetNumber}
+                              </span>
+                            </span>
+                            <ChevronDown
+                              size={18}
+                              aria-hidden
+                              className={`shrink-0 text-muted transition ${isOpen ? "rotate-180" : ""}`}
+                            />
+                          </button>
+                          {isOpen && (
+                            <div id={panel} className="border-t border-line px-4 py-4">
+                              <AddressForm
+                                idPrefix={panel}
+                                initial={address}
+                                submitLabel={t("addresses.saveChanges")}
+                                onSubmit={(values) => edit(address.id, values)}
+                              />
+                              <button
+                                type="button"
+                                onClick={() => void remove(address.id)}
+                                className="mt-3 inline-flex h-10 w-full items-center justify-center gap-2 rounded-xl border border-sale/40 text-sm font-semibold text-sale hover:bg-sale/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sale"
+                              >
+                                <Trash2 size={16} aria-hidden />
+                                {t("addresses.delete")}
+                              </button>
+                            </div>
+                          )}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+                <button
+                  type="button"
+                  onClick={() => setAdding(true)}
+                  className="mt-4 inline-flex h-11 w-full items-center justify-center gap-2 rounded-xl border border-dashed border-accent text-sm font-semibold text-accent-strong hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                >
+                  <Plus size={18} aria-hidden />
+                  {t("addresses.newAddress")}
+                </button>
+              </>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,121 @@
+import { useRef, useState, type ChangeEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useQueryClient } from "@tanstack/react-query";
+import { Camera, Check, LoaderCircle, X } from "lucide-react";
+import type { UploadReply, User } from "@voltio/domain/account";
+import { ApiError, apiFetch } from "@/api/client";
+import { storeUser, updateUser } from "@/api/session";
+import { Avatar } from "@/components/Avatar";
+import { showToast } from "@/components/ui/toast";
+
+const ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";
+
+/**
+ * The big picture and full name. Changing the picture (SPEC.md §4): pick a file, it is uploaded, then
+ * 'Confirm image' saves it on the profile.
+ */
+export function PictureEditor({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [pending, setPending] = useState<string | null>(null);
+  const [busy, setBusy] = useState<"upload" | "save" | null>(null);
+
+  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = "";
+    if (!file) return;
+    setBusy("upload");
+    try {
+      const body = new FormData();
+      body.append("file", file);
+      const { secure_url } = await apiFetch<UploadReply>("/uploads", { method: "POST", body });
+      setPending(secure_url);
+    } catch (error) {
+      const tooBig = error instanceof ApiError && error.status === 413;
+      showToast(tooBig ? t("profile.pictureTooBig") : t("profile.pictureRefused"), "error");
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy("save");
+    try {
+      storeUser(client, await updateUser({ profilePicture: pending }));
+      setPending(null);
+      showToast(t("profile.updated"));
+    } catch {
+      showToast(t("auth.failed"), "error");
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section
+      aria-labelledby="profile-name"
+      className="flex flex-col items-center rounded-3xl border border-line bg-card p-6 text-center shadow-sm"
+    >
+      <div className="relative">
+        <Avatar user={user} size={144} src={pending ?? undefined} />
+        {busy === "upload" && (
+          <span className="absolute inset-0 grid place-items-center rounded-full bg-slate-950/40 text-white">
+            <LoaderCircle size={32} className="animate-spin" aria-label={t("profile.uploading")} />
+          </span>
+        )}
+      </div>
+      <h2 id="profile-name" className="mt-4 text-2xl font-bold tracking-tight break-words text-ink">
+        {user.firstName} {user.lastName}
+      </h2>
+      <p className="mt-1 text-sm break-all text-muted">{user.email}</p>
+      {user.googleUser && (
+        <p className="mt-2 rounded-full bg-accent-soft px-3 py-1 text-xs font-medium text-accent-strong">
+          {t("profile.googleAccount")}
+        </p>
+      )}
+      <input
+        ref={input}
+        type="file"
+        accept={ACCEPT}
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden
+        onChange={(event) => void pick(event)}
+      />
+      {pending ? (
+        <div className="mt-5 flex flex-wrap justify-center gap-2">
+          <button
+            type="button"
+            onClick={() => void confirm()}
+            disabled={busy !== null}
+            className="inline-flex h-10 items-center gap-2 rounded-xl bg-accent px-4 text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60"
+          >
+            <Check size={18} aria-hidden />
+            {t("profile.confirmImage")}
+          </button>
+          <button
+            type="button"
+            onClick={() => setPending(null)}
+            disabled={busy !== null}
+            className="inline-flex h-10 items-center gap-2 rounded-xl border border-line px-4 text-sm font-medium text-ink hover:bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          >
+            <X size={18} aria-hidden />
+            {t("confirm.cancel")}
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          onClick={() => input.current?.click()}
+          disabled={busy !== null}
+          className="mt-5 inline-flex h-10 items-center gap-2 rounded-xl border border-line px-4 text-sm font-medium text-ink hover:bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60"
+        >
+          <Camera size={18} aria-hidden />
+          {t("profile.changePicture")}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useQueryClient } from "@tanstack/react-query";
+import { MapPin, Pencil } from "lucide-react";
+import {
+  emailSchema,
+  firstNameSchema,
+  lastNameSchema,
+  type User,
+  type UserUpdate,
+} from "@voltio/domain/account";
+import { ApiError } from "@/api/client";
+import { storeUser, updateUser } from "@/api/session";
+import { failureText } from "@/components/form";
+import { showToast } from "@/components/ui/toast";
+import { AddressesDialog } from "./AddressesDialog";
+import { EditableField, iconButtonClass } from "./EditableField";
+import { PasswordRow } from "./PasswordRow";
+
+/** 'User Data' (SPEC.md §2): first name, last name, e-mail, password (not for Google users), addresses. */
+export function UserDataCard({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [addressesOpen, setAddressesOpen] = useState(false);
+
+  const save = async (change: UserUpdate): Promise<boolean> => {
+    try {
+      storeUser(client, await updateUser(change));
+      showToast(t("profile.updated"));
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) showToast(t("auth.emailExists"), "error");
+      else showToast(failureText(t, error), "error");
+      return false;
+    }
+  };
+
+  const first = user.directions[0];
+  return (
+    <section aria-labelledby="user-data" className="rounded-3xl border border-line bg-card p-6 shadow-sm">
+      <h2 id="user-data" className="mb-5 text-lg font-semibold text-ink">
+        {t("profile.userData")}
+      </h2>
+      <div className="flex flex-col gap-4">
+        <div className="grid gap-4 xl:grid-cols-2">
+          <EditableField
+            label={t("auth.firstName")}
+            value={user.firstName}
+            rule={firstNameSchema}
+            autoComplete="given-name"
+            save={(firstName) => save({ firstName })}
+          />
+          <EditableField
+            label={t("auth.lastName")}
+            value={user.lastName}
+            rule={lastNameSchema}
+            autoComplete="family-name"
+            save={(lastName) => save({ lastName })}
+          />
+        </div>
+        <EditableField
+          label={t("auth.email")}
+          type="email"
+          value={user.email}
+          rule={emailSchema}
+          autoComplete="email"
+          save={(email) => save({ email })}
+          locked={user.googleUser}
+          note={<span className="self-end py-3 text-xs text-muted">{t("profile.googleEmail")}</span>}
+        />
+        {!user.googleUser && <PasswordRow />}
+        <div className="flex items-end gap-2">
+          <div className="min-w-0 flex-1">
+            <p className="mb-1.5 text-sm font-medium text-ink">{t("profile.addresses")}</p>
+            <p className="flex h-11 items-center gap-2 truncate rounded-xl border border-line bg-surface px-3 text-muted">
+              <MapPin size={18} aria-hidden className="shrink-0" />
+              <span className="truncate">
+                {first
+                  ? t("profile.addressSummary", {
+                      count: user.directions.length,
+                      first: `${first.street} ${first.streetNumber}, ${first.city}`,
+                    })
+                  : t("addresses.empty")}
+              </span>
+            </p>
+          </div>
+          <button
+            type="button"
+            onClick={() => setAddressesOpen(true)}
+            aria-label={t("profile.edit", { field: t("addresses.title") })}
+            title={t("profile.edit", { field: t("addresses.title") })}
+            className={iconButtonClass}
+          >
+            <Pencil size={18} aria-hidden />
+          </button>
+        </div>
+      </div>
+      <AddressesDialog open={addressesOpen} onOpenChange={setAddressesOpen} addresses={user.directions} />
+    </section>
+  );
+}

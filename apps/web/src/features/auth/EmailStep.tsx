@@ -1,0 +1,73 @@
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useTranslation } from "react-i18next";
+import { ArrowRight } from "lucide-react";
+import { emailCheckSchema, type EmailCheckInput } from "@voltio/domain/account";
+import { TextField } from "@/components/TextField";
+import { showToast } from "@/components/ui/toast";
+import { GoogleLogo } from "./GoogleLogo";
+import { buttonClass, clearOnInvalid, failureText } from "@/components/form";
+
+/** Step 1: 'Put you mail to register or login', and 'Login with Google' when the store offers it. */
+export function EmailStep({
+  onChecked,
+  google,
+}: {
+  onChecked: (email: string) => Promise<void>;
+  google: (() => void) | undefined;
+}) {
+  const { t } = useTranslation();
+  const form = useForm<EmailCheckInput>({
+    resolver: zodResolver(emailCheckSchema),
+    defaultValues: { email: "" },
+    reValidateMode: "onSubmit",
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async ({ email }) => {
+    try {
+      await onChecked(email);
+    } catch (error) {
+      showToast(failureText(t, error), "error");
+    }
+  }, clearOnInvalid(form));
+
+  return (
+    <>
+      <p className="mb-5 text-center text-muted">{t("auth.emailPrompt")}</p>
+      <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
+        <TextField
+          label={t("auth.email")}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          autoFocus
+          placeholder={t("auth.emailPlaceholder")}
+          error={errors.email?.message}
+          {...form.register("email", { onChange: () => form.clearErrors("email") })}
+        />
+        <button type="submit" disabled={isSubmitting} className={buttonClass}>
+          {t("auth.continue")}
+          <ArrowRight size={18} aria-hidden />
+        </button>
+      </form>
+      {google && (
+        <>
+          <div className="my-5 flex items-center gap-3 text-xs tracking-wide text-muted uppercase">
+            <span className="h-px flex-1 bg-line" />
+            {t("auth.or")}
+            <span className="h-px flex-1 bg-line" />
+          </div>
+          <button
+            type="button"
+            onClick={google}
+            className="inline-flex h-11 w-full items-center justify-center gap-3 rounded-xl border border-line bg-card font-medium text-ink shadow-sm transition hover:bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          >
+            <GoogleLogo />
+            {t("auth.google")}
+          </button>
+        </>
+      )}
+    </>
+  );
+}
