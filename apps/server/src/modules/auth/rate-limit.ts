@@ -47,6 +47,7 @@ export class AuthRateLimit {
 
 function refuseIfExceeded(reply: FastifyReply, limit: Awaited<ReturnType<Check>>) {
   if (limit.isAllowed || !limit.isExceeded) return;
+  reply.log.warn({ event: "rate-limited", key: limit.key }, "too many attempts");
   reply.header("retry-after", String(Math.max(1, limit.ttlInSeconds)));
   throw new HttpError(429, "Too many attempts, try again later");
 }

@@ -83,10 +83,14 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         await limits.login.hitEmail(request, reply, false);
         try {
           const tokens = await login(db, config, request.body.email, request.body.password);
+          request.log.info({ event: "login" }, "login");
           return { msg: "Logged in", ...tokens };
         } catch (error) {
-          if (error instanceof HttpError && error.statusCode === 401)
+          if (error instanceof HttpError && error.statusCode === 401) {
+            // Every failed sign-in is logged, never with the password (ASVS 7.1.1, 7.2.1).
+            request.log.warn({ event: "login.failed" }, "login failed");
             await limits.login.hitEmail(request, reply);
+          }
           throw error;
         }
       },
@@ -122,7 +126,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         await limits.refresh.hitIp(request, reply);
-        return rotateSession(db, config, request.body.token);
+        return rotateSession(db, config, request.body.token, request.log);
       },
     );
 

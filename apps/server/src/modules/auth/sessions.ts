@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
 import { and, eq, isNull, min, ne } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
@@ -42,6 +43,7 @@ export async function rotateSession(
   db: Db,
   config: Config,
   presented: string,
+  log?: FastifyBaseLogger,
 ): Promise<{ token: string; refreshToken: string }> {
   const [row] = await db
     .select({
@@ -57,6 +59,8 @@ export async function rotateSession(
     .where(eq(refreshTokens.tokenHash, hashToken(presented)));
   if (!row) throw invalid();
   if (row.revokedAt) {
+    // A replaced token came back: someone holds a copy. The security log says so (ASVS 7.2.2).
+    log?.warn({ event: "refresh.reuse", userId: row.userId, familyId: row.familyId }, "refresh token reused");
     await revokeFamily(db, row.familyId);
     throw invalid();
   }
@@ -88,6 +92,7 @@ export async function rotateSession(
     return true;
   });
   if (!rotated) {
+    log?.warn({ event: "refresh.reuse", userId: row.userId, familyId: row.familyId }, "refresh token reused");
     await revokeFamily(db, row.familyId);
     throw invalid();
   }
