@@ -18,6 +18,7 @@ export const ACCOUNT_MESSAGES = {
   fillPasswords: "Fill in the corresponding fields",
   pictureInvalid: "The picture must be an uploaded image or an https address",
   oneField: "Send one field at a time",
+  invalidCharacters: "Contains characters that aren't allowed",
 } as const;
 export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
 

@@ -9,6 +9,10 @@ import { ACCOUNT_MESSAGES } from "./account-messages";
 
 const m = ACCOUNT_MESSAGES;
 
+/** Control characters (a NUL byte can't even be stored in PostgreSQL text) have no place in a name or address. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
+
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for passphrases and password managers (ASVS 2.1.2), short enough to keep scrypt cheap to refuse. */
 export const PASSWORD_MAX_LENGTH = 128;
@@ -27,7 +31,8 @@ export const lastNameSchema = z
   .string(m.lastNameRequired)
   .trim()
   .min(1, m.lastNameRequired)
-  .max(NAME_MAX_LENGTH, m.tooLong);
+  .max(NAME_MAX_LENGTH, m.tooLong)
+  .regex(PRINTABLE, m.invalidCharacters);
 
 export const emailSchema = z
   .string(m.emailRequired)
@@ -88,12 +93,18 @@ export const authOptionsSchema = z.object({ googleClientId: z.string().nullable(
 export type AuthOptions = z.infer<typeof authOptionsSchema>;
 
 const requiredText = (max: number) =>
-  z.string(m.completeRequired).trim().min(1, m.completeRequired).max(max, m.tooLong);
+  z
+    .string(m.completeRequired)
+    .trim()
+    .min(1, m.completeRequired)
+    .max(max, m.tooLong)
+    .regex(PRINTABLE, m.invalidCharacters);
 const optionalText = (max: number) =>
   z
     .string()
     .trim()
     .max(max, m.tooLong)
+    .regex(PRINTABLE, m.invalidCharacters)
     .nullish()
     .transform((value) => (value ? value : null));
 
@@ -144,7 +155,8 @@ export const profilePictureSchema = z
   .max(2048, m.tooLong)
   .refine((value) => {
     if (value === "" || /^\/uploads\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif|avif)$/.test(value)) return true;
-    return /^https:\/\/[a-z0-9.-]+(:\d+)?\/[^\s"'<>\\]*$/i.test(value);
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    return /^https:\/\/[a-z0-9.-]+(:\d+)?\/[^\s"'<>\\\u0000-\u001f\u007f]*$/i.test(value);
   }, m.pictureInvalid);
 
 /**

@@ -75,6 +75,7 @@ export const es: Messages = {
     fillPasswords: "Completa los campos correspondientes",
     pictureInvalid: "La foto debe ser una imagen subida o una dirección https",
     oneField: "Envía un campo cada vez",
+    invalidCharacters: "Contiene caracteres no permitidos",
   },
   profileMenu: {
     open: "Menú de la cuenta de {{name}}",

@@ -343,6 +343,13 @@ describe("addresses", () => {
     });
   });
 
+  it("answers an edit without any field with the address unchanged, never a server error", async () => {
+    const [first] = (await me(owner)).directions;
+    const reply = await call("PUT", "/api/user", owner, { direction: { id: first!.id } });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json().directions[0]).toEqual(first);
+  });
+
   it("never shows, changes or deletes another user's address", async () => {
     const [target] = (await me(owner)).directions;
     const theirs = await me(stranger);
@@ -490,5 +497,71 @@ describe("admin calls", () => {
     expect((await call("DELETE", "/api/user/admin", otherAdmin, { id: otherAdminId })).statusCode).toBe(403);
     const [row] = await t.database.db.select().from(users).where(eq(users.id, 1));
     expect(row!.deletedAt).toBeNull();
+  });
+});
+
+describe("malformed input", () => {
+  it("answers 4xx with a reason, never a server error", async () => {
+    const user = await t.bearer(2);
+    const admin = await t.bearer(1);
+    const bodies: unknown[] = [
+      null,
+      [],
+      "text",
+      42,
+      { email: null },
+      { email: ["a@b.c"] },
+      { email: "a".repeat(300) + "@voltio.test" },
+      { password: { $gt: "" } },
+      { token: 123 },
+      { id: "1" },
+      { id: 2 ** 40 },
+      { id: -1 },
+      { direction: null },
+      { direction: { id: 1.5 } },
+      { direction: { id: 1, streetNumber: 1e12 } },
+      { newsletterSubscription: "yes" },
+      { firstName: "\u0000" },
+      { lastName: "Null\u0000Byte" },
+      { profilePicture: "https://pictures.test/\u0000" },
+      { city: "A\u0000", street: "B", streetNumber: 1, postalCode: "1" },
+    ];
+    const routes: [string, string, Record<string, string>][] = [
+      ["POST", "/api/user/email", {}],
+      ["POST", "/api/user/login", {}],
+      ["POST", "/api/user", {}],
+      ["POST", "/api/user/token", {}],
+      ["DELETE", "/api/user/token", {}],
+      ["PUT", "/api/user", user],
+      ["POST", "/api/user/direction", user],
+      ["PUT", "/api/user/admin", admin],
+      ["DELETE", "/api/user/admin", admin],
+    ];
+    for (const [method, url, headers] of routes) {
+      for (const body of bodies) {
+        const reply = await t.app.inject({
+          method: method as "POST",
+          url,
+          headers: { ...headers, "content-type": "application/json" },
+          payload: JSON.stringify(body),
+        });
+        expect(
+          reply.statusCode,
+          `${method} ${url} ${JSON.stringify(body)}: ${reply.body}`,
+        ).toBeGreaterThanOrEqual(400);
+        expect(reply.statusCode, `${method} ${url} ${JSON.stringify(body)}: ${reply.body}`).toBeLessThan(500);
+        expect(reply.json().error).toBeTruthy();
+      }
+    }
+    const broken = await t.app.inject({
+      method: "POST",
+      url: "/api/user/login",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(broken.statusCode).toBe(400);
+    for (const url of ["/api/user/direction/0", "/api/user/direction/99999999999", "/api/user/direction/x"]) {
+      expect((await t.app.inject({ method: "DELETE", url, headers: user })).statusCode, url).toBe(400);
+    }
   });
 });

@@ -96,11 +96,13 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
 
   if (update.direction) {
     const { id, ...fields } = update.direction;
-    const changed = await db
-      .update(directions)
-      .set(fields)
-      .where(and(eq(directions.id, id), eq(directions.userId, caller.id)))
-      .returning({ id: directions.id });
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    const mine = and(eq(directions.id, id), eq(directions.userId, caller.id));
+    // An edit without fields still answers 404 for an address that isn't the caller's.
+    const changed =
+      Object.keys(changes).length > 0
+        ? await db.update(directions).set(changes).where(mine).returning({ id: directions.id })
+        : await db.select({ id: directions.id }).from(directions).where(mine);
     // Someone else's address answers exactly like a missing one.
     if (changed.length === 0) throw notFound("Address Not Found");
     return getUser(db, caller.id);
