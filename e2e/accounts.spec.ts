@@ -205,7 +205,9 @@ test("admins see Panel and never the wishlist, cart or purchases icons", async (
 
 /** An HS256 access token like the server's, signed with the e2e server's own secret, already expired. */
 function expiredAccessToken(current: string): string {
-  const secret = readFileSync(new URL("../data/e2e/jwt-secret", import.meta.url), "utf8").trim();
+  // The e2e server keeps its generated signing secret beside its database (DATA_DIR, data/e2e by default).
+  const dataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/`, import.meta.url);
+  const secret = readFileSync(new URL("jwt-secret", dataDir), "utf8").trim();
   const claims = JSON.parse(Buffer.from(current.split(".")[1]!, "base64url").toString()) as Record<
     string,
     unknown
