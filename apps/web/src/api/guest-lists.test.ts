@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  addToGuestList,
+  changeGuestAmount,
+  isInGuestList,
+  readGuestList,
+  removeFromGuestList,
+  toggleInGuestList,
+} from "./guest-lists";
+
+const product = (id: number) => ({
+  id,
+  title: `Product ${id}`,
+  price: 10 * id,
+  shippingCost: 2,
+  stock: 5,
+  description: "A product.",
+  images: [{ url: `/illustrations/mouse/${id}.svg`, altText: `Product ${id}` }],
+  sales: { productSales: [], categorySales: [] },
+});
+
+afterEach(() => localStorage.clear());
+
+describe("guest cart and wishlist in localStorage (SPEC.md §3, §4)", () => {
+  it("adds a product snapshot with status and amount 1 under inCart", () => {
+    addToGuestList("inCart", product(3));
+    const stored = JSON.parse(localStorage.getItem("inCart")!);
+    expect(stored).toEqual([
+      expect.objectContaining({
+        productId: 3,
+        id: 3,
+        status: "inCart",
+        amount: 1,
+        title: "Product 3",
+        price: 30,
+      }),
+    ]);
+    expect(localStorage.getItem("inWishList")).toBeNull();
+  });
+
+  it("toggles: the second press removes the product", () => {
+    expect(toggleInGuestList("inWishList", product(1))).toBe(true);
+    expect(isInGuestList("inWishList", 1)).toBe(true);
+    expect(toggleInGuestList("inWishList", product(1))).toBe(false);
+    expect(readGuestList("inWishList")).toEqual([]);
+  });
+
+  it("does not add the same product twice", () => {
+    addToGuestList("inCart", product(1));
+    addToGuestList("inCart", product(1));
+    expect(readGuestList("inCart")).toHaveLength(1);
+  });
+
+  it("changes the amount by a delta and drops the line when it would fall below 1", () => {
+    addToGuestList("inCart", product(1));
+    addToGuestList("inCart", product(2));
+    changeGuestAmount("inCart", 1, +2);
+    expect(readGuestList("inCart").find((line) => line.productId === 1)?.amount).toBe(3);
+    changeGuestAmount("inCart", 2, -1);
+    expect(readGuestList("inCart").map((line) => line.productId)).toEqual([1]);
+  });
+
+  it("removes one line and keeps the others", () => {
+    addToGuestList("inCart", product(1));
+    addToGuestList("inCart", product(2));
+    removeFromGuestList("inCart", 1);
+    expect(readGuestList("inCart").map((line) => line.productId)).toEqual([2]);
+  });
+
+  it("survives a damaged value in storage", () => {
+    localStorage.setItem("inCart", "{not json");
+    expect(readGuestList("inCart")).toEqual([]);
+    localStorage.setItem("inCart", JSON.stringify([{ productId: 1, amount: 1 }, "junk", null]));
+    expect(readGuestList("inCart")).toHaveLength(1);
+  });
+
+  it("returns the same array while the storage is unchanged (stable for React)", () => {
+    addToGuestList("inCart", product(1));
+    expect(readGuestList("inCart")).toBe(readGuestList("inCart"));
+  });
+});

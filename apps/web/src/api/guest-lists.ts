@@ -1,0 +1,151 @@
+import { useSyncExternalStore } from "react";
+import type { Product } from "@voltio/domain/catalog";
+
+/**
+ * A guest's cart and wishlist (SPEC.md §3, §4): lists of product snapshots kept in localStorage under
+ * `inCart` and `inWishList`. On login they are re-submitted as orders and removed (issue 4); the cart
+ * issue adds the server-side lists of signed-in shoppers.
+ */
+export type GuestListName = "inCart" | "inWishList";
+
+export interface GuestLine {
+  /** Guests have no order ids: a line is known by its product id. */
+  id: number;
+  productId: number;
+  status: GuestListName;
+  amount: number;
+  title: string;
+  price: number;
+  shippingCost: number;
+  stock: number;
+  description: string;
+  images: Product["images"];
+  /** Kept so a preview can price the line with the same discount rules as the product card. */
+  sales: Product["sales"];
+}
+
+type ProductSnapshot = Pick<
+  Product,
+  "id" | "title" | "price" | "shippingCost" | "stock" | "description" | "images" | "sales"
+>;
+
+const EMPTY: GuestLine[] = [];
+const listeners = new Set<() => void>();
+/** Parsed lists by their raw JSON, so every reader gets the same array until the storage changes. */
+const parsed = new Map<GuestListName, { raw: string | null; lines: GuestLine[] }>();
+
+function isLine(value: unknown): value is GuestLine {
+  if (typeof value !== "object" || value === null) return false;
+  const line = value as Partial<GuestLine>;
+  return typeof line.productId === "number" && typeof line.amount === "number";
+}
+
+export function readGuestList(name: GuestListName): GuestLine[] {
+  let raw: string | null = null;
+  try {
+    raw = localStorage.getItem(name);
+  } catch {
+    return EMPTY;
+  }
+  const cached = parsed.get(name);
+  if (cached && cached.raw === raw) return cached.lines;
+  let lines = EMPTY;
+  if (raw) {
+    try {
+      const value: unknown = JSON.parse(raw);
+      // A damaged or foreign value must not break the header on every page: keep only well-formed lines.
+      if (Array.isArray(value)) lines = value.filter(isLine);
+    } catch {
+      lines = EMPTY;
+    }
+  }
+  parsed.set(name, { raw, lines });
+  return lines;
+}
+
+function writeGuestList(name: GuestListName, lines: GuestLine[]) {
+  if (lines.length === 0) localStorage.removeItem(name);
+  else localStorage.setItem(name, JSON.stringify(lines));
+  listeners.forEach((listener) => listener());
+}
+
+function snapshotOf(product: ProductSnapshot, status: GuestListName, amount: number): GuestLine {
+  return {
+    id: product.id,
+    productId: product.id,
+    status,
+    amount,
+    title: product.title,
+    price: product.price,
+    shippingCost: product.shippingCost,
+    stock: product.stock,
+    description: product.description,
+    images: product.images,
+    sales: product.sales,
+  };
+}
+
+export function isInGuestList(name: GuestListName, productId: number): boolean {
+  return readGuestList(name).some((line) => line.productId === productId);
+}
+
+/** Adding sets the status with amount 1 (SPEC.md §4); a product already in the list stays as it is. */
+export function addToGuestList(name: GuestListName, product: ProductSnapshot, amount = 1) {
+  const lines = readGuestList(name);
+  if (lines.some((line) => line.productId === product.id)) return;
+  writeGuestList(name, [...lines, snapshotOf(product, name, amount)]);
+}
+
+export function removeFromGuestList(name: GuestListName, productId: number) {
+  writeGuestList(
+    name,
+    readGuestList(name).filter((line) => line.productId !== productId),
+  );
+}
+
+/** The heart and cart buttons toggle. Returns true when the product was added, false when removed. */
+export function toggleInGuestList(name: GuestListName, product: ProductSnapshot): boolean {
+  if (isInGuestList(name, product.id)) {
+    removeFromGuestList(name, product.id);
+    return false;
+  }
+  addToGuestList(name, product);
+  return true;
+}
+
+/** SPEC.md §4: adds a delta to the amount; when the result would fall below 1 the line is dropped. */
+export function changeGuestAmount(name: GuestListName, productId: number, delta: number) {
+  const lines = readGuestList(name);
+  const next: GuestLine[] = [];
+  for (const line of lines) {
+    if (line.productId !== productId) next.push(line);
+    else if (Math.abs(line.amount + delta) >= 1) next.push({ ...line, amount: line.amount + delta });
+  }
+  writeGuestList(name, next);
+}
+
+export function clearGuestList(name: GuestListName) {
+  writeGuestList(name, []);
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  // Another tab changed the lists: every open tab shows the same cart.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === "inCart" || event.key === "inWishList") listener();
+  };
+  window.addEventListener("storage", onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", onStorage);
+  };
+}
+
+/** The live list: re-renders when this tab or another one changes it. */
+export function useGuestList(name: GuestListName): GuestLine[] {
+  return useSyncExternalStore(
+    subscribe,
+    () => readGuestList(name),
+    () => EMPTY,
+  );
+}
