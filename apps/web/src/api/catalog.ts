@@ -1,6 +1,10 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { Category, Product, ProductList, Sale } from "@voltio/domain/catalog";
+import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import type { Category, Networks, Product, ProductList, Sale } from "@voltio/domain/catalog";
+import { globalSalesOf, type SaleTerms } from "@voltio/domain/discount";
+import type { Weekday } from "@voltio/domain/weekday";
+import { bootReply } from "./boot-data";
 import { apiFetch, toQuery } from "./client";
+import { useStoreInfo } from "./store";
 
 export interface ProductFilters {
   search?: string;
@@ -13,10 +17,17 @@ export interface ProductFilters {
   order?: "ASC" | "DESC";
 }
 
+/** SPEC.md §7, §9: lists and the detail page's related products ask for up to 100 products. */
+export const LIST_LIMIT = 100;
+
+export function fetchProducts(filters: ProductFilters, signal?: AbortSignal) {
+  return apiFetch<ProductList>(`/products${toQuery({ ...filters })}`, { signal });
+}
+
 export function useProducts(filters: ProductFilters, options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: ["products", filters],
-    queryFn: () => apiFetch<ProductList>(`/products${toQuery({ ...filters })}`),
+    queryFn: ({ signal }) => fetchProducts(filters, signal),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });
@@ -25,7 +36,9 @@ export function useProducts(filters: ProductFilters, options: { enabled?: boolea
 export function useProduct(id: number) {
   return useQuery({
     queryKey: ["product", id],
-    queryFn: () => apiFetch<Product>(`/products/${id}`),
+    queryFn: ({ signal }) => apiFetch<Product>(`/products/${id}`, { signal }),
+    ...bootReply<Product>(`/products/${id}`),
+    enabled: Number.isInteger(id) && id > 0,
     retry: false,
   });
 }
@@ -33,11 +46,69 @@ export function useProduct(id: number) {
 export function useCategories(search?: string) {
   return useQuery({
     queryKey: ["categories", search ?? ""],
-    queryFn: () => apiFetch<Category[]>(`/categories${toQuery({ search })}`),
+    queryFn: ({ signal }) => apiFetch<Category[]>(`/categories${toQuery({ search })}`, { signal }),
+    ...bootReply<Category[]>(`/categories${toQuery({ search })}`),
     staleTime: 5 * 60_000,
   });
 }
 
-export function useSales() {
-  return useQuery({ queryKey: ["sales"], queryFn: () => apiFetch<Sale[]>("/sale"), staleTime: 5 * 60_000 });
+export function useSales(options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: ["sales"],
+    queryFn: ({ signal }) => apiFetch<Sale[]>("/sale", { signal }),
+    ...bootReply<Sale[]>("/sale"),
+    staleTime: 5 * 60_000,
+    enabled: options.enabled ?? true,
+  });
+}
+
+export function useNetworks() {
+  return useQuery({
+    queryKey: ["networks"],
+    queryFn: ({ signal }) => apiFetch<Networks[]>("/networks", { signal }),
+    ...bootReply<Networks[]>("/networks"),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/**
+ * What a price needs outside a product list (whose reply carries the global sales): the store's weekday
+ * and the global sales, both from the server.
+ */
+export function usePricingContext(options: { enabled?: boolean } = {}): {
+  today: Weekday | undefined;
+  globalSales: SaleTerms[];
+} {
+  const { data: store } = useStoreInfo();
+  const { data: sales } = useSales(options);
+  return { today: store?.today, globalSales: sales ? globalSalesOf(sales) : [] };
+}
+
+/** Merges the category lists without duplicates. Stable, so TanStack Query can keep its result. */
+function mergeCategoryLists(results: { data?: ProductList }[]) {
+  const seen = new Set<number>();
+  const products: Product[] = [];
+  for (const result of results) {
+    for (const item of result.data?.products ?? []) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      products.push(item);
+    }
+  }
+  return { products, globalSales: results.find((result) => result.data)?.data?.globalSales ?? [] };
+}
+
+/**
+ * The products sharing a category with this one: each of its categories with limit 100 (SPEC.md §7),
+ * merged without duplicates. The product itself is still among them.
+ */
+export function useCategoryNeighbours(product: Product) {
+  return useQueries({
+    queries: product.categories.map(({ id: categoryId }) => ({
+      queryKey: ["products", { categoryId, limit: LIST_LIMIT, offset: 1 }],
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        fetchProducts({ categoryId, limit: LIST_LIMIT, offset: 1 }, signal),
+    })),
+    combine: mergeCategoryLists,
+  });
 }

@@ -22,6 +22,10 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import("@/features/product/ProductPage")).default }),
       },
       {
+        path: "profiles",
+        lazy: async () => ({ Component: (await import("@/features/about/AboutPage")).default }),
+      },
+      {
         path: "login",
         lazy: async () => ({ Component: (await import("@/features/auth/LoginPage")).default }),
       },

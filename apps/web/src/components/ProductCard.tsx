@@ -1,42 +1,73 @@
 import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { Truck } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
 import type { SaleTerms } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
+import { ListToggleButton } from "./ListToggleButton";
+import { DiscountBadge } from "./ui/DiscountBadge";
 import { PriceTag } from "./ui/PriceTag";
+import { pricingOf } from "./ui/pricing";
 
 interface ProductCardProps {
   product: Product;
-  globalSales: SaleTerms[];
+  globalSales: readonly SaleTerms[];
   today: Weekday | undefined;
+  /** The first cards of a page are likely the largest paint: load their pictures at once. */
+  eager?: boolean;
 }
 
-export function ProductCard({ product, globalSales, today }: ProductCardProps) {
+/**
+ * One product in a grid or carousel. The title link stretches over the whole card; the heart and cart
+ * buttons sit above it, so each control stays a separate stop for keyboard and screen-reader users.
+ */
+export function ProductCard({ product, globalSales, today, eager = false }: ProductCardProps) {
+  const { t } = useTranslation();
+  const pricing = pricingOf(product, globalSales, today);
   const image = product.images[0];
   return (
-    <article className="group flex flex-col overflow-hidden rounded-2xl border border-line bg-card shadow-sm transition hover:shadow-md">
-      <Link
-        to={`/product/${product.id}`}
-        className="flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-accent"
-      >
-        <div className="aspect-[4/3] overflow-hidden bg-accent-soft">
-          {image && (
-            <img
-              src={image.url}
-              alt={image.altText}
-              width={400}
-              height={300}
-              loading="lazy"
-              className="h-full w-full object-cover transition group-hover:scale-105"
-            />
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-card shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg motion-reduce:hover:translate-y-0">
+      <div className="relative aspect-[4/3] overflow-hidden bg-accent-soft">
+        {image && (
+          <img
+            src={image.url}
+            alt=""
+            width={400}
+            height={300}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            className="h-full w-full object-contain transition duration-300 group-hover:scale-105 motion-reduce:group-hover:scale-100"
+          />
+        )}
+        {pricing.sale && <DiscountBadge sale={pricing.sale} className="absolute bottom-2 left-2" />}
+        <div className="absolute top-2 right-2 z-10 flex flex-col gap-1.5">
+          <ListToggleButton list="inWishList" product={product} />
+          <ListToggleButton list="inCart" product={product} />
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-4">
+        <h3 className="line-clamp-2 min-h-10 text-[13px] leading-5 font-medium text-ink sm:text-sm">
+          <Link
+            to={`/product/${product.id}`}
+            className="after:absolute after:inset-0 after:rounded-2xl focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-accent"
+          >
+            {product.title}
+          </Link>
+        </h3>
+        <p className="flex items-center gap-1 text-xs text-muted">
+          {product.shippingCost === 0 ? (
+            <>
+              <Truck size={14} aria-hidden className="text-success" />
+              <span className="font-medium text-success">{t("catalog.freeShipping")}</span>
+            </>
+          ) : (
+            t("catalog.shipping", { cost: product.shippingCost.toFixed(2) })
           )}
+        </p>
+        <div className="mt-auto pt-1">
+          <PriceTag pricing={pricing} />
         </div>
-        <div className="flex flex-1 flex-col gap-2 p-4">
-          <h3 className="line-clamp-2 text-sm font-medium text-ink">{product.title}</h3>
-          <div className="mt-auto">
-            <PriceTag product={product} globalSales={globalSales} today={today} />
-          </div>
-        </div>
-      </Link>
+      </div>
     </article>
   );
 }

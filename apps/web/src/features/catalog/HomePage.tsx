@@ -1,37 +1,93 @@
+import { useDeferredValue } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useProducts } from "@/api/catalog";
-import { useStoreInfo } from "@/api/store";
-import { ProductCard } from "@/components/ProductCard";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowRight } from "lucide-react";
+import { fetchProducts, useCategories, usePricingContext, useSales } from "@/api/catalog";
+import { HOME_SKELETON_MS } from "@/app/timings";
+import { NewsletterBlock } from "@/components/NewsletterBlock";
+import { usePageTitle } from "@/components/page-title";
+import { useElapsedSince } from "@/components/use-delay";
+import { pickCarouselCategories } from "./carousel-categories";
+import { CategoryCarousels } from "./CategoryCarousels";
+import { SalesBanner } from "./SalesBanner";
+
+/** A carousel needs a few pages of cards, not the whole category: the count decides whether it shows. */
+const CAROUSEL_PRODUCTS = 12;
 
 export function HomePage() {
   const { t } = useTranslation();
-  const { data } = useProducts({ limit: 8, offset: 1 });
-  const { data: store } = useStoreInfo();
+  usePageTitle(t("titles.home"));
+  const categories = useCategories();
+  const { data: sales } = useSales();
+  const { today, globalSales } = usePricingContext();
+  const categoriesSettled = !categories.isPending;
+  // SPEC.md §2: skeletons stay for 2 seconds after the categories load.
+  const skeletonDone = useElapsedSince(categoriesSettled, HOME_SKELETON_MS);
+  const carousels = useQuery({
+    queryKey: ["home-carousels", categories.data?.length ?? null],
+    queryFn: ({ signal }) =>
+      pickCarouselCategories({
+        categoryCount: categories.data?.length,
+        load: (categoryId) => fetchProducts({ categoryId, limit: CAROUSEL_PRODUCTS, offset: 1 }, signal),
+      }),
+    enabled: categoriesSettled,
+    // The draw is random: keep it while the shopper goes back and forth, instead of reshuffling.
+    staleTime: Infinity,
+  });
+
+  // Three rows of cards: rendered in a low-priority pass that yields to the browser.
+  const deferredPicks = useDeferredValue(carousels.data);
+
   return (
-    <>
-      <section className="rounded-3xl bg-gradient-to-br from-accent to-accent-strong px-6 py-12 text-white sm:px-12">
-        <h1 className="text-3xl font-bold sm:text-4xl">{t("store.name")}</h1>
-        <p className="mt-2 max-w-xl text-lg text-white/90">{t("store.tagline")}</p>
-        <Link
-          to="/products?offset=1"
-          className="mt-6 inline-block rounded-xl bg-white px-5 py-2.5 font-semibold text-accent-strong"
-        >
-          {t("catalog.allProducts")}
-        </Link>
-      </section>
-      <h2 className="mt-10 mb-4 text-xl font-semibold text-ink">{t("catalog.featured")}</h2>
-      <div className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4">
-        {data?.products.map((product) => (
-          <ProductCard
-            key={product.id}
-            product={product}
-            globalSales={data.globalSales}
-            today={store?.today}
-          />
-        ))}
-      </div>
-    </>
+    <div className="flex flex-col gap-12">
+      <h1 className="sr-only">{t("home.heading")}</h1>
+      <SalesBanner sales={sales} today={today} />
+      {categories.data && categories.data.length > 0 && (
+        <nav aria-labelledby="home-categories">
+          <div className="mb-4 flex items-end justify-between gap-4">
+            <h2 id="home-categories" className="text-xl font-bold tracking-tight text-ink sm:text-2xl">
+              {t("home.shopByCategory")}
+            </h2>
+            <Link
+              to="/products?offset=1"
+              className="inline-flex shrink-0 items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            >
+              {t("catalog.allProducts")}
+              <ArrowRight size={16} aria-hidden />
+            </Link>
+          </div>
+          <ul className="-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 [scrollbar-width:thin] lg:mx-0 lg:grid lg:grid-cols-8 lg:overflow-visible lg:px-0 lg:pb-0">
+            {categories.data.map((category) => (
+              <li key={category.id} className="snap-start">
+                <Link
+                  to={`/products?categoryId=${category.id}&offset=1`}
+                  className="flex w-28 flex-col items-center gap-2 lg:w-full rounded-2xl border border-line bg-card p-3 text-center text-xs font-medium text-ink shadow-sm transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                >
+                  <img
+                    src={category.image}
+                    alt=""
+                    width={80}
+                    height={60}
+                    loading="lazy"
+                    className="h-14 w-20 rounded-lg object-contain"
+                  />
+                  {category.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      <CategoryCarousels
+        picks={deferredPicks}
+        categories={categories.data}
+        globalSales={globalSales}
+        today={today}
+        loading={!skeletonDone || !deferredPicks}
+      />
+      <NewsletterBlock />
+    </div>
   );
 }
 

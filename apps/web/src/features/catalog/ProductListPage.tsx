@@ -1,77 +1,163 @@
+import { useDeferredValue, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useCategories, useProducts, type ProductFilters } from "@/api/catalog";
+import { SlidersHorizontal } from "lucide-react";
+import { useCategories, useProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
+import { LISTING_GRID_DELAY_MS } from "@/app/timings";
+import { usePageTitle } from "@/components/page-title";
 import { ProductCard } from "@/components/ProductCard";
+import { ProductCardSkeleton } from "@/components/ui/Skeleton";
+import { useElapsedSince } from "@/components/use-delay";
+import { FilterPanel } from "./FilterPanel";
+import { filtersFrom } from "./listing-query";
+import { NoResults } from "./NoResults";
+import { Pagination } from "./Pagination";
 
-const numberParam = (value: string | null) =>
-  value === null || value === "" || Number.isNaN(Number(value)) ? undefined : Number(value);
+/** SPEC.md §2, §9: a loading skeleton of 10 cards. */
+export const LISTING_SKELETON_CARDS = 10;
 
-/** All listing state lives in the URL query, so back, forward and reload keep it. */
-function filtersFrom(params: URLSearchParams): ProductFilters {
-  const order = params.get("order");
-  return {
-    search: params.get("search") ?? undefined,
-    categoryId: numberParam(params.get("categoryId")),
-    offset: numberParam(params.get("offset")) ?? 1,
-    minPrice: numberParam(params.get("minPrice")),
-    maxPrice: numberParam(params.get("maxPrice")),
-    freeShipping: params.get("freeShipping") === "true" ? true : undefined,
-    order: order === "ASC" || order === "DESC" ? order : undefined,
-  };
-}
+const gridClass = "grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4";
 
 export function ProductListPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const filters = filtersFrom(params);
-  const { data, isPending } = useProducts(filters);
-  const { data: categories } = useCategories();
+  const products = useProducts(filters);
+  const categories = useCategories();
   const { data: store } = useStoreInfo();
-  const category = categories?.find((c) => c.id === filters.categoryId);
-  const page = filters.offset ?? 1;
-  const pageLink = (target: number) => {
-    const next = new URLSearchParams(params);
-    next.set("offset", String(target));
-    return `/products?${next.toString()}`;
-  };
+  // SPEC.md §2: the grid appears 1.5 seconds after the categories load.
+  const gridReady = useElapsedSince(!categories.isPending, LISTING_GRID_DELAY_MS);
+  const category = categories.data?.find((item) => item.id === filters.categoryId);
+  const heading = category
+    ? category.name
+    : filters.search
+      ? t("listing.resultsFor", { search: filters.search })
+      : t("catalog.allProducts");
+  usePageTitle(t("titles.page", { page: category?.name ?? filters.search ?? t("titles.products") }));
+
+  // The grid renders in a low-priority pass that yields to the browser (a page of cards is the heaviest render).
+  const data = useDeferredValue(products.data);
+  const showGrid = gridReady && data !== undefined;
+  const activeFilters = [filters.minPrice, filters.maxPrice, filters.freeShipping, filters.order].filter(
+    (value) => value !== undefined,
+  ).length;
+  const apply = (next: URLSearchParams) => setParams(next);
 
   return (
-    <section>
-      <h1 className="mb-1 text-2xl font-bold text-ink">
-        {category?.name ?? filters.search ?? t("catalog.allProducts")}
-      </h1>
-      {data && <p className="mb-6 text-sm text-muted">{t("catalog.results", { count: data.total })}</p>}
-      {isPending && <p className="text-muted">{t("catalog.loading")}</p>}
-      {data && data.products.length === 0 && (
-        <p className="py-16 text-center text-lg text-muted">{t("catalog.noResults")}</p>
-      )}
-      <div className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4">
-        {data?.products.map((product) => (
-          <ProductCard
-            key={product.id}
-            product={product}
-            globalSales={data.globalSales}
-            today={store?.today}
-          />
-        ))}
+    <div>
+      <nav aria-label={t("listing.breadcrumb")} className="mb-3 text-sm text-muted">
+        <ol className="flex flex-wrap items-center gap-1.5">
+          <li>
+            <Link to="/" className="hover:text-accent-strong hover:underline">
+              {t("nav.home")}
+            </Link>
+          </li>
+          <li aria-hidden>/</li>
+          <li>
+            <Link to="/products?offset=1" className="hover:text-accent-strong hover:underline">
+              {t("nav.products")}
+            </Link>
+          </li>
+          {category && (
+            <>
+              <li aria-hidden>/</li>
+              <li aria-current="page" className="text-ink">
+                {category.name}
+              </li>
+            </>
+          )}
+        </ol>
+      </nav>
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-ink sm:text-3xl">{heading}</h1>
+          <p className="mt-1 text-sm text-muted" aria-live="polite">
+            {showGrid ? t("catalog.results", { count: data.total }) : "\u00a0"}
+          </p>
+        </div>
+        <button
+          type="button"
+          aria-expanded={filtersOpen}
+          aria-controls="listing-filters"
+          onClick={() => setFiltersOpen((open) => !open)}
+          className="inline-flex h-11 items-center gap-2 rounded-xl border border-line bg-card px-4 text-sm font-semibold text-ink lg:hidden"
+        >
+          <SlidersHorizontal size={18} aria-hidden />
+          {t("listing.filters")}
+          {activeFilters > 0 && (
+            <span className="grid h-5 min-w-5 place-items-center rounded-full bg-accent px-1 text-xs text-on-accent">
+              {activeFilters}
+            </span>
+          )}
+        </button>
       </div>
-      {data && data.totalPages > 1 && (
-        <nav aria-label="Pagination" className="mt-8 flex items-center justify-center gap-4 text-sm">
-          {page > 1 && (
-            <Link to={pageLink(page - 1)} className="rounded-lg border border-line px-3 py-1.5 text-ink">
-              {t("catalog.previous")}
-            </Link>
+
+      <div className="grid gap-8 lg:grid-cols-[16rem_1fr]">
+        <aside
+          id="listing-filters"
+          aria-label={t("listing.filters")}
+          className={`${filtersOpen ? "block" : "hidden"} self-start rounded-2xl border border-line bg-card p-5 shadow-sm lg:sticky lg:top-24 lg:block`}
+        >
+          <h2 className="sr-only text-base font-bold text-ink lg:not-sr-only lg:mb-5 lg:block">
+            {t("listing.filters")}
+          </h2>
+          <FilterPanel params={params} onChange={apply} />
+        </aside>
+
+        <section aria-labelledby="listing-results" aria-busy={!showGrid || products.isPlaceholderData}>
+          <h2 id="listing-results" className="sr-only">
+            {t("listing.results")}
+          </h2>
+          {products.isError && data === undefined ? (
+            <div role="alert" className="rounded-2xl border border-line bg-card p-8 text-center">
+              <p className="font-semibold text-ink">{t("common.loadError")}</p>
+              <button
+                type="button"
+                onClick={() => void products.refetch()}
+                className="mt-4 rounded-xl bg-accent px-5 py-2.5 text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+              >
+                {t("common.retry")}
+              </button>
+            </div>
+          ) : !showGrid ? (
+            <div className={gridClass} data-testid="listing-skeleton">
+              {Array.from({ length: LISTING_SKELETON_CARDS }, (_, index) => (
+                <ProductCardSkeleton key={index} />
+              ))}
+            </div>
+          ) : data.products.length === 0 ? (
+            <NoResults>
+              <Link
+                to="/products?offset=1"
+                className="mt-6 rounded-xl bg-accent px-5 py-2.5 text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+              >
+                {t("catalog.allProducts")}
+              </Link>
+            </NoResults>
+          ) : (
+            <>
+              <ul
+                className={`${gridClass} transition-opacity ${products.isPlaceholderData ? "opacity-60" : ""}`}
+              >
+                {data.products.map((product, index) => (
+                  <li key={product.id}>
+                    <ProductCard
+                      product={product}
+                      globalSales={data.globalSales}
+                      today={store?.today}
+                      eager={index < 4}
+                    />
+                  </li>
+                ))}
+              </ul>
+              <Pagination params={params} page={data.page} total={data.totalPages} />
+            </>
           )}
-          <span className="text-muted">{t("catalog.page", { page, total: data.totalPages })}</span>
-          {page < data.totalPages && (
-            <Link to={pageLink(page + 1)} className="rounded-lg border border-line px-3 py-1.5 text-ink">
-              {t("catalog.next")}
-            </Link>
-          )}
-        </nav>
-      )}
-    </section>
+        </section>
+      </div>
+    </div>
   );
 }
 

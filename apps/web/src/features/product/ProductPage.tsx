@@ -1,67 +1,126 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { globalSalesOf } from "@voltio/domain/discount";
-import { useProduct, useSales } from "@/api/catalog";
-import { useStoreInfo } from "@/api/store";
-import { PriceTag } from "@/components/ui/PriceTag";
+import { Truck } from "lucide-react";
+import { ApiError } from "@/api/client";
+import { usePricingContext, useProduct } from "@/api/catalog";
 import { NotFoundPage } from "@/app/NotFoundPage";
+import { ListToggleButton } from "@/components/ListToggleButton";
+import { usePageTitle } from "@/components/page-title";
+import { DiscountBadge } from "@/components/ui/DiscountBadge";
+import { PriceTag } from "@/components/ui/PriceTag";
+import { pricingOf } from "@/components/ui/pricing";
+import { Skeleton } from "@/components/ui/Skeleton";
+import { BuyButton } from "./BuyButton";
+import { descriptionBullets } from "./description";
+import { ImageSlider } from "./ImageSlider";
+import { RelatedProducts } from "./RelatedProducts";
+import { ReviewsSection } from "./ReviewsSection";
+import { StockText } from "./StockText";
+
+function ProductSkeleton() {
+  return (
+    <div role="status" aria-busy="true" className="grid gap-8 md:grid-cols-2 lg:gap-12">
+      <span className="sr-only">…</span>
+      <Skeleton className="aspect-[4/3] w-full rounded-3xl" />
+      <div className="flex flex-col gap-4">
+        <Skeleton className="h-6 w-40" />
+        <Skeleton className="h-9 w-full" />
+        <Skeleton className="h-9 w-2/3" />
+        <Skeleton className="mt-4 h-10 w-44" />
+        <Skeleton className="mt-6 h-12 w-full" />
+      </div>
+    </div>
+  );
+}
 
 export function ProductPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
-  const { data: product, isError, isPending } = useProduct(id);
-  const { data: store } = useStoreInfo();
-  const { data: sales } = useSales();
-  if (!Number.isInteger(id) || id < 1 || isError) return <NotFoundPage message={t("product.notFound")} />;
-  if (isPending) return <p className="text-muted">{t("catalog.loading")}</p>;
-  const image = product.images[0];
-  return (
-    <article className="grid gap-8 md:grid-cols-2">
-      <div className="overflow-hidden rounded-3xl border border-line bg-accent-soft">
-        {image && (
-          <img
-            src={image.url}
-            alt={image.altText}
-            width={800}
-            height={600}
-            className="h-full w-full object-cover"
-          />
-        )}
+  const validId = Number.isInteger(id) && id > 0;
+  const { data: product, error, isPending, refetch } = useProduct(id);
+  const { today, globalSales } = usePricingContext();
+  usePageTitle(product ? t("titles.page", { page: product.title }) : undefined);
+
+  if (!validId || (error instanceof ApiError && error.status === 404)) {
+    return <NotFoundPage message={t("product.notFound")} />;
+  }
+  if (error) {
+    return (
+      <div role="alert" className="mx-auto max-w-md py-20 text-center">
+        <p className="font-semibold text-ink">{t("common.loadError")}</p>
+        <button
+          type="button"
+          onClick={() => void refetch()}
+          className="mt-4 rounded-xl bg-accent px-5 py-2.5 text-sm font-semibold text-on-accent hover:bg-accent-strong"
+        >
+          {t("common.retry")}
+        </button>
       </div>
-      <div>
-        <ul className="mb-3 flex flex-wrap gap-2">
-          {product.categories.map((category) => (
-            <li key={category.id}>
-              <Link
-                to={`/products?categoryId=${category.id}&offset=1`}
-                className="rounded-full bg-accent-soft px-3 py-1 text-xs font-medium text-accent-strong"
-              >
-                {category.name}
-              </Link>
-            </li>
+    );
+  }
+  if (isPending) return <ProductSkeleton />;
+
+  const pricing = pricingOf(product, globalSales, today);
+  const bullets = descriptionBullets(product.description);
+
+  return (
+    <div className="flex flex-col gap-16">
+      <article className="grid gap-8 md:grid-cols-2 lg:gap-12">
+        <ImageSlider key={product.id} images={product.images} />
+        <div className="flex flex-col">
+          <ul className="flex flex-wrap gap-2" aria-label={t("product.categories")}>
+            {product.categories.map((category) => (
+              <li key={category.id}>
+                <Link
+                  to={`/products?categoryId=${category.id}&offset=1`}
+                  className="inline-block rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold text-accent-strong transition hover:bg-accent hover:text-on-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                >
+                  {category.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <h1 className="mt-4 text-2xl leading-tight font-bold tracking-tight text-ink sm:text-3xl">
+            {product.title}
+          </h1>
+          <p className="mt-2 text-sm text-muted">{product.name}</p>
+          <div className="mt-6 flex flex-col gap-3 rounded-2xl border border-line bg-card p-5 shadow-sm">
+            {pricing.sale && <DiscountBadge sale={pricing.sale} className="self-start" />}
+            <PriceTag pricing={pricing} size="lg" />
+            <p className="flex items-center gap-2 text-sm text-muted">
+              <Truck size={18} aria-hidden className={product.shippingCost === 0 ? "text-success" : ""} />
+              {product.shippingCost === 0 ? (
+                <span className="font-medium text-success">{t("catalog.freeShipping")}</span>
+              ) : (
+                t("catalog.shipping", { cost: product.shippingCost.toFixed(2) })
+              )}
+            </p>
+            <StockText stock={product.stock} />
+            <div className="mt-2 flex flex-col gap-2">
+              <BuyButton stock={product.stock} />
+              <div className="grid grid-cols-2 gap-2">
+                <ListToggleButton list="inCart" product={product} variant="full" />
+                <ListToggleButton list="inWishList" product={product} variant="full" />
+              </div>
+            </div>
+          </div>
+        </div>
+      </article>
+
+      <section aria-labelledby="description-heading" className="max-w-3xl">
+        <h2 id="description-heading" className="text-xl font-bold tracking-tight text-ink">
+          {t("product.description")}
+        </h2>
+        <ul className="mt-4 flex list-disc flex-col gap-2 pl-5 text-sm leading-relaxed text-muted marker:text-accent">
+          {bullets.map((bullet, index) => (
+            <li key={index}>{bullet}</li>
           ))}
         </ul>
-        <h1 className="text-2xl font-bold text-ink">{product.title}</h1>
-        <div className="mt-4">
-          <PriceTag
-            product={product}
-            globalSales={globalSalesOf(sales ?? [])}
-            today={store?.today}
-            size="lg"
-          />
-        </div>
-        <p className="mt-2 text-sm text-muted">
-          {product.shippingCost === 0
-            ? t("catalog.freeShipping")
-            : t("catalog.shipping", { cost: product.shippingCost.toFixed(2) })}
-        </p>
-        <p className="mt-1 text-sm text-muted">
-          {product.stock <= 1 ? t("catalog.noStock") : t("catalog.stock", { count: product.stock })}
-        </p>
-        <h2 className="mt-8 font-semibold text-ink">{t("product.description")}</h2>
-        <p className="mt-2 text-sm leading-relaxed text-muted">{product.description}</p>
-      </div>
-    </article>
+      </section>
+
+      <ReviewsSection productId={product.id} />
+      <RelatedProducts product={product} today={today} />
+    </div>
   );
 }
 

@@ -1,0 +1,29 @@
+/**
+ * API replies embedded in the page's HTML by the server (apps/server/src/modules/web/boot-data.ts), keyed by
+ * the path apiFetch() uses. Queries take them as initial data, so the first render already has the
+ * banner's sales or the product instead of skeletons, without a request after the script has loaded.
+ */
+let replies: Record<string, unknown> | null = null;
+
+function read(): Record<string, unknown> {
+  if (replies) return replies;
+  replies = {};
+  const element = typeof document === "undefined" ? null : document.getElementById("boot-data");
+  if (element?.textContent) {
+    try {
+      replies = (JSON.parse(element.textContent) as { replies: Record<string, unknown> }).replies ?? {};
+    } catch {
+      // A damaged block only costs the requests it would have saved.
+    }
+  }
+  return replies;
+}
+
+/** Initial-data options for the query of `path`: empty when the HTML did not carry that reply. */
+export function bootReply<T>(path: string) {
+  return {
+    initialData: () => read()[path] as T | undefined,
+    // The replies are as old as the page: fresh from the navigation on, measured on the browser's clock.
+    initialDataUpdatedAt: () => (path in read() ? performance.timeOrigin : undefined),
+  };
+}

@@ -1,0 +1,57 @@
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { useTranslation } from "react-i18next";
+import { Zap } from "lucide-react";
+import { useSession } from "@/api/session";
+import { tokens } from "@/api/tokens";
+import { LazyNoticeDialog } from "@/components/LazyNoticeDialog";
+
+type Notice = "login" | "address" | null;
+
+/**
+ * Buy (SPEC.md §4): disabled 'No Stock' without stock; guests get the login dialog; a signed-in shopper
+ * without a saved address gets the address dialog; admins can't buy. Otherwise the shopper goes on to
+ * checkout, where the purchase itself happens.
+ */
+export function BuyButton({ stock }: { stock: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user, pending, isAdmin } = useSession();
+  const [notice, setNotice] = useState<Notice>(null);
+  const noStock = !(stock > 0);
+
+  const buy = () => {
+    // SPEC.md §4: no access and no refresh token means a guest, whatever else is stored.
+    if (!tokens.present() || !user) setNotice("login");
+    else if (user.directions.length === 0) setNotice("address");
+    else void navigate("/purchase");
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        // While a stored login is being checked the answer isn't known yet: a moment's wait, not a wrong dialog.
+        disabled={noStock || isAdmin || pending}
+        onClick={buy}
+        title={isAdmin ? t("product.adminsCantBuy") : undefined}
+        className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-accent px-6 text-base font-bold text-on-accent shadow-sm transition hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:bg-line disabled:text-muted disabled:shadow-none"
+      >
+        {!noStock && <Zap size={18} aria-hidden fill="currentColor" />}
+        {noStock ? t("buttons.noStock") : t("buttons.buyNow")}
+      </button>
+      <LazyNoticeDialog
+        open={notice === "login"}
+        onOpenChange={(open) => !open && setNotice(null)}
+        message={t("modals.mustLogIn")}
+        action={{ to: "/login", label: t("modals.login") }}
+      />
+      <LazyNoticeDialog
+        open={notice === "address"}
+        onOpenChange={(open) => !open && setNotice(null)}
+        message={t("modals.needAddress")}
+        action={{ to: "/user", label: t("modals.registerAddress") }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+import { useTranslation } from "react-i18next";
+
+/** SPEC.md §9: a stock of 1 or less reads 'No stock available'; above 1, 'Stock: n'. */
+export function StockText({ stock }: { stock: number }) {
+  const { t } = useTranslation();
+  const low = stock <= 1;
+  return (
+    <p className={`text-sm font-medium ${low ? "text-sale" : "text-success"}`}>
+      {low ? t("catalog.noStock") : t("catalog.stock", { count: stock })}
+    </p>
+  );
+}
