@@ -1,82 +1,103 @@
-import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { lazy, Suspense } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { Moon, Search, Sun, Zap } from "lucide-react";
+import { LayoutDashboard, Moon, Package, Sun, UserRound, Zap } from "lucide-react";
+import { useSession } from "@/api/session";
 import { setLanguage, type Language } from "@/i18n";
+import { CategoriesMenu } from "./header/CategoriesMenu";
+import { ListPreview } from "./header/ListPreview";
+import { SearchBox } from "./header/SearchBox";
 import { useTheme } from "./theme";
 
+/** Only signed-in shoppers download the menu (and its dialog). */
+const ProfileMenu = lazy(() => import("./ProfileMenu"));
+
+/** Sticky on every page (SPEC.md §2). Below 768 px the categories and the search move to a second row. */
 export function Header() {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const { dark, toggle } = useTheme();
-  const [text, setText] = useState("");
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const search = text.trim();
-    if (!search) return;
-    void navigate(`/products?search=${encodeURIComponent(search)}&offset=1`);
-  };
+  const { user, isAdmin } = useSession();
 
   return (
-    <header className="sticky top-0 z-40 border-b border-line bg-card/90 backdrop-blur">
-      <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-ink">
-          <span className="grid h-8 w-8 place-items-center rounded-lg bg-accent text-white">
-            <Zap size={18} aria-hidden />
+    <header className="sticky top-0 z-40 border-b border-line bg-card shadow-sm">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-2 px-3 py-2.5 sm:gap-x-3 sm:px-4">
+        <Link
+          to="/"
+          className="order-1 flex items-center gap-2 rounded-xl text-lg font-bold tracking-tight text-ink focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+        >
+          <span className="grid h-9 w-9 place-items-center rounded-xl bg-accent text-on-accent shadow-sm">
+            <Zap size={20} aria-hidden fill="currentColor" />
           </span>
           <span>{t("store.name")}</span>
         </Link>
-        <nav aria-label={t("nav.mainMenu")} className="hidden sm:block">
-          <Link to="/products?offset=1" className="rounded-lg px-3 py-2 text-sm text-muted hover:text-ink">
-            {t("nav.products")}
-          </Link>
-        </nav>
-        <form
-          role="search"
-          onSubmit={submit}
-          className="ml-auto flex min-w-0 flex-1 items-center sm:max-w-md"
-        >
-          <label htmlFor="header-search" className="sr-only">
-            {t("nav.search")}
-          </label>
-          <input
-            id="header-search"
-            type="search"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            placeholder={t("nav.searchPlaceholder")}
-            className="min-w-0 flex-1 rounded-l-xl border border-line bg-surface px-3 py-2 text-sm text-ink placeholder:text-muted focus:outline-2 focus:outline-accent"
-          />
+        <div className="order-2 ml-auto flex items-center gap-0.5 md:order-5">
+          {/* SPEC.md §2, §6: admins see Panel, never the wishlist, cart or purchases icons. */}
+          {!isAdmin && <ListPreview list="inWishList" />}
+          {!isAdmin && <ListPreview list="inCart" />}
+          {/* Guests: the SPEC's 'Log in / Sign up' button. Signed-in shoppers get the profile menu. */}
+          {user ? (
+            <>
+              {isAdmin ? (
+                <Link
+                  to="/admin"
+                  className="inline-flex h-10 items-center gap-2 rounded-xl px-2 text-sm font-semibold text-accent-strong transition hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent sm:h-11 lg:px-3"
+                >
+                  <LayoutDashboard size={20} aria-hidden />
+                  <span className="sr-only sm:not-sr-only">{t("profileMenu.panel")}</span>
+                </Link>
+              ) : (
+                <Link
+                  to="/purchases"
+                  aria-label={t("profileMenu.purchases")}
+                  title={t("profileMenu.purchases")}
+                  className="grid h-10 w-10 place-items-center rounded-xl text-ink transition hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent sm:h-11 sm:w-11"
+                >
+                  <Package size={22} aria-hidden />
+                </Link>
+              )}
+              <Suspense fallback={<span aria-hidden className="h-11 w-11" />}>
+                <ProfileMenu user={user} />
+              </Suspense>
+            </>
+          ) : (
+            <Link
+              to="/login"
+              className="inline-flex h-10 min-w-10 items-center justify-center gap-2 rounded-xl px-2 text-sm font-medium sm:h-11 sm:min-w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent lg:px-3"
+            >
+              <UserRound size={22} aria-hidden />
+              <span className="sr-only lg:not-sr-only">{t("nav.login")}</span>
+            </Link>
+          )}
           <button
-            type="submit"
-            className="rounded-r-xl bg-accent px-3 py-2 text-white hover:bg-accent-strong"
-            aria-label={t("nav.search")}
+            type="button"
+            onClick={toggle}
+            aria-label={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
+            title={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
+            className="grid h-10 w-10 place-items-center rounded-xl text-ink transition sm:h-11 sm:w-11 hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
           >
-            <Search size={18} aria-hidden />
+            {dark ? <Sun size={20} aria-hidden /> : <Moon size={20} aria-hidden />}
           </button>
-        </form>
-        <button
-          type="button"
-          onClick={toggle}
-          aria-label={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
-          aria-pressed={dark}
-          className="rounded-lg p-2 text-muted hover:bg-accent-soft hover:text-ink"
-        >
-          {dark ? <Sun size={20} aria-hidden /> : <Moon size={20} aria-hidden />}
-        </button>
-        <label className="sr-only" htmlFor="language">
-          {t("nav.language")}
-        </label>
-        <select
-          id="language"
-          value={i18n.language}
-          onChange={(event) => setLanguage(event.target.value as Language)}
-          className="rounded-lg border border-line bg-card px-2 py-1.5 text-sm text-ink"
-        >
-          <option value="en">EN</option>
-          <option value="es">ES</option>
-        </select>
+          <label className="sr-only" htmlFor="language">
+            {t("nav.language")}
+          </label>
+          <select
+            id="language"
+            value={i18n.language}
+            onChange={(event) => setLanguage(event.target.value as Language)}
+            className="ml-1 h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          >
+            <option value="en">EN</option>
+            <option value="es">ES</option>
+          </select>
+        </div>
+        {/* Forces the second row on small screens. */}
+        <div aria-hidden className="order-3 basis-full md:hidden" />
+        <nav aria-label={t("nav.mainMenu")} className="order-4 md:order-2">
+          <CategoriesMenu />
+        </nav>
+        <div className="order-5 flex min-w-0 flex-1 md:order-3 md:max-w-xl lg:mx-4">
+          <SearchBox />
+        </div>
       </div>
     </header>
   );

@@ -1,0 +1,217 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useNavigate } from "react-router";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "@tanstack/react-query";
+import { Search } from "lucide-react";
+import type { Category } from "@voltio/domain/catalog";
+import { apiFetch, toQuery } from "@/api/client";
+import { fetchProducts } from "@/api/catalog";
+import { useStoreInfo } from "@/api/store";
+import { useDebouncedValue } from "@/components/use-debounced-value";
+import { pricingOf, usd } from "@/components/ui/pricing";
+import { SEARCH_DEBOUNCE_MS } from "../timings";
+
+/** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */
+export function suggestsFor(text: string): boolean {
+  return text.trim().length > 2;
+}
+
+/** The dropdown is a preview; Enter opens the full result list. */
+const SUGGESTED_PRODUCTS = 6;
+const SUGGESTED_CATEGORIES = 4;
+
+type Option =
+  | { kind: "category"; id: number; name: string }
+  | { kind: "product"; id: number; title: string; image: string | undefined; price: string };
+
+/**
+ * The header search as an ARIA 1.2 combobox: the input owns a listbox of 'Category: …' entries and
+ * products; arrow keys move through them, Enter picks one (or searches the text), Escape closes.
+ */
+export function SearchBox() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const listboxId = useId();
+  const [text, setText] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const enabled = suggestsFor(query);
+  const { data: store } = useStoreInfo();
+
+  const categories = useQuery({
+    queryKey: ["categories", query],
+    queryFn: ({ signal }) => apiFetch<Category[]>(`/categories${toQuery({ search: query })}`, { signal }),
+    enabled,
+    staleTime: 60_000,
+  });
+  const products = useQuery({
+    queryKey: ["products", { search: query, limit: SUGGESTED_PRODUCTS, offset: 1 }],
+    queryFn: ({ signal }) => fetchProducts({ search: query, limit: SUGGESTED_PRODUCTS, offset: 1 }, signal),
+    enabled,
+    staleTime: 60_000,
+  });
+
+  const options: Option[] = enabled
+    ? [
+        ...(categories.data ?? [])
+          .slice(0, SUGGESTED_CATEGORIES)
+          .map((category): Option => ({ kind: "category", id: category.id, name: category.name })),
+        ...(products.data?.products ?? []).map((product): Option => ({
+          kind: "product",
+          id: product.id,
+          title: product.title,
+          image: product.images[0]?.url,
+          price: usd(pricingOf(product, products.data?.globalSales ?? [], store?.today).unitCents),
+        })),
+      ]
+    : [];
+  const waiting =
+    suggestsFor(text) && (query !== text.trim() || categories.isFetching || products.isFetching);
+  const expanded = open && suggestsFor(text);
+  const activeOption = expanded && active >= 0 && active < options.length ? active : -1;
+  const optionId = (index: number) => `${listboxId}-option-${index}`;
+
+  const close = () => {
+    setOpen(false);
+    setActive(-1);
+  };
+
+  const choose = (option: Option) => {
+    close();
+    setText("");
+    if (option.kind === "category") void navigate(`/products?categoryId=${option.id}&offset=1`);
+    else void navigate(`/product/${option.id}`);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (activeOption >= 0) {
+      choose(options[activeOption]!);
+      return;
+    }
+    const search = text.trim();
+    // SPEC.md §5: an empty submit is ignored.
+    if (!search) return;
+    close();
+    void navigate(`/products?search=${encodeURIComponent(search)}&offset=1`);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (!suggestsFor(text)) return;
+      event.preventDefault();
+      setOpen(true);
+      if (options.length === 0) return;
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive((current) =>
+        current < 0
+          ? step === 1
+            ? 0
+            : options.length - 1
+          : (current + step + options.length) % options.length,
+      );
+    } else if (event.key === "Escape") {
+      if (expanded) {
+        event.preventDefault();
+        close();
+      } else if (text) {
+        event.preventDefault();
+        setText("");
+      }
+    }
+  };
+
+  return (
+    <form role="search" onSubmit={submit} className="relative flex min-w-0 flex-1 items-center">
+      <label htmlFor={`${listboxId}-input`} className="sr-only">
+        {t("nav.search")}
+      </label>
+      <input
+        id={`${listboxId}-input`}
+        type="text"
+        role="combobox"
+        autoComplete="off"
+        spellCheck={false}
+        aria-autocomplete="list"
+        aria-expanded={expanded}
+        aria-controls={listboxId}
+        aria-activedescendant={activeOption >= 0 ? optionId(activeOption) : undefined}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setOpen(true);
+          setActive(-1);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={close}
+        onKeyDown={onKeyDown}
+        placeholder={t("nav.searchPlaceholder")}
+        enterKeyHint="search"
+        className="h-11 min-w-0 flex-1 rounded-l-xl border border-r-0 border-line bg-surface px-4 text-sm text-ink placeholder:text-muted focus:border-accent focus:outline-2 focus:-outline-offset-1 focus:outline-accent"
+      />
+      <button
+        type="submit"
+        className="grid h-11 w-12 shrink-0 place-items-center rounded-r-xl bg-accent text-on-accent transition hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        aria-label={t("nav.searchSubmit")}
+      >
+        <Search size={18} aria-hidden />
+      </button>
+      <div
+        hidden={!expanded}
+        className="absolute top-full right-0 left-0 z-50 mt-2 overflow-hidden rounded-2xl border border-line bg-card shadow-xl"
+      >
+        <ul
+          id={listboxId}
+          role="listbox"
+          aria-label={t("nav.suggestions")}
+          className="max-h-[70vh] overflow-y-auto py-2"
+        >
+          {options.map((option, index) => (
+            <li
+              key={`${option.kind}-${option.id}`}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === activeOption}
+              // Keeps the focus in the input, so the click picks the option instead of closing the list.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(option)}
+              onMouseMove={() => setActive(index)}
+              className={`flex cursor-pointer items-center gap-3 px-4 py-2 text-sm ${
+                index === activeOption ? "bg-accent-soft text-ink" : "text-ink"
+              }`}
+            >
+              {option.kind === "category" ? (
+                <span>
+                  <span className="font-medium text-accent-strong">{t("nav.categoryPrefix")}</span>{" "}
+                  {option.name}
+                </span>
+              ) : (
+                <>
+                  <span className="h-10 w-12 shrink-0 overflow-hidden rounded-lg bg-accent-soft">
+                    {option.image && (
+                      <img
+                        src={option.image}
+                        alt=""
+                        width={48}
+                        height={36}
+                        className="h-full w-full object-contain"
+                      />
+                    )}
+                  </span>
+                  <span className="line-clamp-2 flex-1">{option.title}</span>
+                  <span className="shrink-0 font-semibold tabular-nums">{option.price}</span>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+        {options.length === 0 && (
+          <p role="status" className="px-4 pb-3 text-sm text-muted">
+            {waiting ? t("nav.searching") : t("catalog.noResults")}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
