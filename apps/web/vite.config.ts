@@ -11,6 +11,8 @@ export default defineConfig({
     // No inline polyfill script: the Content-Security-Policy allows only our own scripts.
     modulePreload: { polyfill: false },
     sourcemap: false,
+    // dist/.vite/manifest.json: the server preloads each page's chunks, bench:web checks for admin chunks.
+    manifest: true,
   },
   server: {
     proxy: {

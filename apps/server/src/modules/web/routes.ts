@@ -1,11 +1,16 @@
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
-import { and, asc, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { bestSale, discountedUnitCents } from "@voltio/domain/discount";
+import { toCents } from "@voltio/domain/money";
+import { weekdayIn } from "@voltio/domain/weekday";
 import type { AppDeps } from "../../app";
 import { categories, products } from "../../db/schema";
 import { escapeXml } from "../../http/escape";
-import { getProduct } from "../catalog/service";
-import { pageHead, productHead, type PageHead } from "./seo";
+import { getProduct, listGlobalSales } from "../catalog/service";
+import { bootDataTag, SHARED_REPLIES } from "./boot-data";
+import { loadManifest, preloadTags, type Page } from "./preload";
+import { listingHead, pageHead, productHead, productNotFoundHead, type PageHead } from "./seo";
 import type { Shell } from "./shell";
 
 /** Paths the SPA draws; anything else gets its not-found page with a real 404 status. */
@@ -27,7 +32,7 @@ const SPA_ROUTES: RegExp[] = [
  * Serves the built SPA: hashed assets (precompressed .br/.gz) and, for every other non-/api path, the HTML
  * shell with the page's title and metadata filled in. Also /robots.txt and /sitemap.xml.
  */
-export function webRoutes({ config, db }: AppDeps, shell: Shell): FastifyPluginAsync {
+export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): FastifyPluginAsync {
   return async (app) => {
     if (shell.built) {
       await app.register(fastifyStatic, {
@@ -42,12 +47,17 @@ export function webRoutes({ config, db }: AppDeps, shell: Shell): FastifyPluginA
       });
     }
 
-    const sendShell = (reply: FastifyReply, head: PageHead, status = 200) =>
+    const manifest = shell.built ? loadManifest(config.webDist) : null;
+    const sendShell = (reply: FastifyReply, head: PageHead, status = 200, preloads = "") =>
       reply
         .code(status)
         .header("cache-control", "no-cache")
         .type("text/html; charset=utf-8")
-        .send(shell.html.replace(/<title>.*?<\/title>/s, "").replace("<!--head-->", head.html));
+        .send(shell.html.replace(/<title>.*?<\/title>/s, "").replace("<!--head-->", head.html + preloads));
+
+    /** Storefront pages whose chunks and data the HTML starts loading (preload.ts). */
+    const pageOf = (path: string): Page | null =>
+      path === "/" ? "home" : path === "/profiles" ? "about" : null;
 
     app.get("/robots.txt", async (_request, reply) =>
       reply
@@ -79,11 +89,48 @@ export function webRoutes({ config, db }: AppDeps, shell: Shell): FastifyPluginA
       return reply.type("application/xml").send(body);
     });
 
+    app.get("/products", async (request, reply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const categoryId = Number(query.categoryId);
+      const offset = Number(query.offset);
+      const [category] =
+        Number.isInteger(categoryId) && categoryId > 0 && categoryId <= 2_147_483_647
+          ? await db.select({ name: categories.name }).from(categories).where(eq(categories.id, categoryId))
+          : [];
+      const head = listingHead(
+        {
+          categoryId: category ? categoryId : undefined,
+          categoryName: category?.name,
+          offset: Number.isInteger(offset) ? offset : undefined,
+          search: query.search?.trim() || undefined,
+        },
+        config.publicUrl,
+      );
+      const boot = await bootDataTag(app, SHARED_REPLIES);
+      return sendShell(reply, head, 200, preloadTags(manifest, "listing") + boot);
+    });
+
     app.get("/product/:id", async (request, reply) => {
       const id = Number((request.params as { id: string }).id);
-      const product = Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? await getProduct(db, id) : null;
-      if (!product) return sendShell(reply, pageHead(request.url, config.publicUrl), 404);
-      return sendShell(reply, productHead(product, config.publicUrl));
+      const product =
+        Number.isInteger(id) && id > 0 && id <= 2_147_483_647
+          ? await getProduct(db, id, catalogCache.reference)
+          : null;
+      if (!product) {
+        const path = request.url.split("?")[0] ?? request.url;
+        const preloads = preloadTags(manifest, "product") + (await bootDataTag(app, SHARED_REPLIES));
+        return sendShell(reply, productNotFoundHead(path, config.publicUrl), 404, preloads);
+      }
+      // The structured price is the one the page shows: today's sale on every unit included.
+      const sale = bestSale(product.sales, await listGlobalSales(db), weekdayIn(config.storeTimeZone));
+      const priceCents =
+        sale && sale.productAmount === 0
+          ? discountedUnitCents(toCents(product.price), sale)
+          : toCents(product.price);
+      const preloads =
+        preloadTags(manifest, "product", product.images[0]?.url) +
+        (await bootDataTag(app, [...SHARED_REPLIES, "/sale", `/products/${id}`]));
+      return sendShell(reply, productHead(product, config.publicUrl, priceCents), 200, preloads);
     });
 
     app.setNotFoundHandler(async (request, reply) => {
@@ -96,7 +143,11 @@ export function webRoutes({ config, db }: AppDeps, shell: Shell): FastifyPluginA
         return reply.code(404).send({ error: "Not Found" });
       }
       const known = SPA_ROUTES.some((route) => route.test(path));
-      return sendShell(reply, pageHead(path, config.publicUrl), known ? 200 : 404);
+      const page = known ? pageOf(path) : "notFound";
+      const preloads =
+        (page ? preloadTags(manifest, page) : "") +
+        (await bootDataTag(app, page === "home" ? [...SHARED_REPLIES, "/sale"] : SHARED_REPLIES));
+      return sendShell(reply, pageHead(path, config.publicUrl), known ? 200 : 404, preloads);
     });
   };
 }

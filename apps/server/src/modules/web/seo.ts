@@ -27,6 +27,7 @@ function head(title: string, description: string, canonical: string, extra = "")
       `<title>${escapeXml(title)}</title>`,
       `<meta name="description" content="${escapeXml(description)}">`,
       `<link rel="canonical" href="${escapeXml(canonical)}">`,
+      `<meta property="og:url" content="${escapeXml(canonical)}">`,
       `<meta property="og:title" content="${escapeXml(title)}">`,
       `<meta property="og:description" content="${escapeXml(description)}">`,
       extra,
@@ -39,7 +40,51 @@ export function pageHead(path: string, publicUrl: string): PageHead {
   return head(title, DEFAULT_DESCRIPTION, publicUrl + path);
 }
 
-export function productHead(product: Product, publicUrl: string): PageHead {
+/**
+ * /products: a category page is its own canonical URL (the sitemap lists it); filters, sorting and search
+ * are variants of the listing, and search results are kept out of the index.
+ */
+export function listingHead(
+  query: { categoryId?: number; categoryName?: string; offset?: number; search?: string },
+  publicUrl: string,
+): PageHead {
+  const page = query.offset && query.offset > 1 ? query.offset : 1;
+  if (query.categoryName && query.categoryId) {
+    return head(
+      `${query.categoryName} | ${STORE}`,
+      `${query.categoryName} at ${STORE}: prices in US dollars, sales every day.`,
+      `${publicUrl}/products?categoryId=${query.categoryId}&offset=${page}`,
+    );
+  }
+  if (query.search) {
+    return head(
+      `Results for “${query.search}” | ${STORE}`,
+      DEFAULT_DESCRIPTION,
+      `${publicUrl}/products?offset=1`,
+      `<meta name="robots" content="noindex, follow">`,
+    );
+  }
+  return head(`Products | ${STORE}`, DEFAULT_DESCRIPTION, `${publicUrl}/products?offset=${page}`);
+}
+
+export function productNotFoundHead(path: string, publicUrl: string): PageHead {
+  return head(
+    `Product Not Found! | ${STORE}`,
+    DEFAULT_DESCRIPTION,
+    publicUrl + path,
+    `<meta name="robots" content="noindex">`,
+  );
+}
+
+/**
+ * A product page's title, description, canonical URL and Product JSON-LD. `priceCents` is what a shopper
+ * pays for one unit today (the sale the storefront shows included), so the structured data matches the page.
+ */
+export function productHead(
+  product: Product,
+  publicUrl: string,
+  priceCents = Math.round(product.price * 100),
+): PageHead {
   const description = product.description.replace(/\s+/g, " ").trim().slice(0, 155);
   const jsonLd = {
     "@context": "https://schema.org",
@@ -50,7 +95,7 @@ export function productHead(product: Product, publicUrl: string): PageHead {
     sku: String(product.id),
     offers: {
       "@type": "Offer",
-      price: product.price.toFixed(2),
+      price: (priceCents / 100).toFixed(2),
       priceCurrency: "USD",
       availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
       url: `${publicUrl}/product/${product.id}`,

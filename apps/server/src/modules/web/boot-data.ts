@@ -1,0 +1,24 @@
+import type { FastifyInstance } from "fastify";
+
+/** What every storefront page renders from at once: the store's weekday, the categories, the networks. */
+export const SHARED_REPLIES = ["/store", "/categories", "/networks"];
+
+/**
+ * The API replies a page renders first, embedded in its HTML as a JSON data block (never executed, so the
+ * Content-Security-Policy is unaffected). The storefront reads them synchronously (apps/web/src/api/
+ * boot-data.ts), so the first paint already shows the banner or the product instead of skeletons, with no
+ * request round trip after the script has loaded. Each reply comes from the API itself through inject():
+ * the same validation, serialisation and anonymous cache as a browser's request.
+ */
+export async function bootDataTag(app: FastifyInstance, paths: string[]): Promise<string> {
+  const replies: Record<string, unknown> = {};
+  await Promise.all(
+    paths.map(async (path) => {
+      const response = await app.inject({ method: "GET", url: `/api${path}` });
+      if (response.statusCode === 200) replies[path] = response.json();
+    }),
+  );
+  const json = JSON.stringify({ replies });
+  // "<" is escaped so no reply text can close the element.
+  return `<script type="application/json" id="boot-data">${json.replace(/</g, "\\u003c")}</script>`;
+}

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { escapeXml } from "../../http/escape";
+
+/** One chunk of Vite's build manifest (dist/.vite/manifest.json). */
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+export type Manifest = Record<string, ManifestChunk>;
+
+/** The page component behind each storefront path, as the manifest names it (apps/web/src/app/router.tsx). */
+export const PAGE_SOURCES = {
+  home: "src/features/catalog/HomePage.tsx",
+  listing: "src/features/catalog/ProductListPage.tsx",
+  product: "src/features/product/ProductPage.tsx",
+  about: "src/features/about/AboutPage.tsx",
+  notFound: "src/app/NotFoundPage.tsx",
+} as const;
+
+export type Page = keyof typeof PAGE_SOURCES;
+
+export function loadManifest(webDist: string): Manifest | null {
+  const file = join(webDist, ".vite/manifest.json");
+  if (!existsSync(file)) return null;
+  return JSON.parse(readFileSync(file, "utf8")) as Manifest;
+}
+
+/** The chunk files a page needs beyond the entry's own (which the HTML already loads). */
+export function pageChunks(manifest: Manifest | null, page: Page): string[] {
+  if (!manifest) return [];
+  const loadedByEntry = new Set<string>();
+  const walk = (key: string, into: Set<string>) => {
+    if (into.has(key) || !manifest[key]) return;
+    into.add(key);
+    manifest[key]!.imports?.forEach((child) => walk(child, into));
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) walk(key, loadedByEntry);
+  const needed = new Set<string>();
+  walk(PAGE_SOURCES[page], needed);
+  return [...needed].filter((key) => !loadedByEntry.has(key)).map((key) => `/${manifest[key]!.file}`);
+}
+
+/**
+ * Link tags that start, while the HTML is still arriving, what the page would otherwise only ask for after
+ * the main script has run: its lazy chunks and its main picture.
+ */
+export function preloadTags(manifest: Manifest | null, page: Page, image?: string): string {
+  // crossorigin: module scripts load in CORS mode; the preload must match to be reused.
+  const chunks = pageChunks(manifest, page).map(
+    (file) => `<link rel="modulepreload" crossorigin href="${escapeXml(file)}">`,
+  );
+  const picture = image
+    ? [`<link rel="preload" as="image" href="${escapeXml(image)}" fetchpriority="high">`]
+    : [];
+  return [...chunks, ...picture].join("");
+}
