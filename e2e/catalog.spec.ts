@@ -3,17 +3,19 @@ import { expect, test } from "@playwright/test";
 test("home shows real products from the demo catalogue with offline pictures", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveTitle(/Voltio/);
+  // Three category carousels appear once the 2 s skeleton is over; their on-screen cards are articles.
   const cards = page.getByRole("article");
   await expect(cards.first()).toBeVisible();
-  await expect(cards).toHaveCount(8);
-  const firstImage = cards.first().getByRole("img");
+  expect(await cards.count()).toBeGreaterThanOrEqual(3 * 4);
+  // Card pictures are decorative (the title names the product), hence a plain img locator.
+  const firstImage = cards.first().locator("img");
   await expect(firstImage).toHaveJSProperty("complete", true);
   expect(await firstImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 });
 
 test("searching 'logitec mose' from the header lists Logitech mice", async ({ page }) => {
   await page.goto("/");
-  await page.getByRole("searchbox").fill("logitec mose");
+  await page.getByRole("combobox", { name: "Search products" }).fill("logitec mose");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/products\?search=logitec%20mose&offset=1$/);
   await expect(page.getByRole("heading", { name: "Logitech M510 Wireless Computer Mouse" })).toBeVisible();
@@ -22,7 +24,7 @@ test("searching 'logitec mose' from the header lists Logitech mice", async ({ pa
 
 test("an empty search is ignored", async ({ page }) => {
   await page.goto("/");
-  await page.getByRole("searchbox").fill("   ");
+  await page.getByRole("combobox", { name: "Search products" }).fill("   ");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/$/);
 });
@@ -33,7 +35,7 @@ test("product detail shows price, categories and stock; unknown ids get a not-fo
   await page.goto("/product/2");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Acer Aspire TC-1660/);
   await expect(page.getByText("US$ 549.00").first()).toBeVisible();
-  await expect(page.getByRole("link", { name: "Pc Desktop" })).toHaveAttribute(
+  await expect(page.getByRole("link", { name: "Pc Desktop", exact: true })).toHaveAttribute(
     "href",
     "/products?categoryId=2&offset=1",
   );

@@ -1,0 +1,91 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+/** An axe audit of every storefront page, in both themes, with no serious or critical violation. */
+
+const PAGES = [
+  { name: "home", path: "/", ready: (page: Page) => page.locator("main section[data-per-view]").first() },
+  { name: "listing", path: "/products?offset=1", ready: (page: Page) => page.getByRole("article").first() },
+  {
+    name: "category listing",
+    path: "/products?categoryId=6&offset=1",
+    ready: (page: Page) => page.getByRole("article").first(),
+  },
+  {
+    name: "no results",
+    path: "/products?search=zzqqxxyy&offset=1",
+    ready: (page: Page) => page.getByRole("main").getByText("No results found"),
+  },
+  {
+    name: "product",
+    path: "/product/11",
+    ready: (page: Page) => page.getByRole("region", { name: "Related products" }),
+  },
+  {
+    name: "out of stock product",
+    path: "/product/16",
+    ready: (page: Page) => page.getByRole("button", { name: "No Stock" }),
+  },
+  {
+    name: "about us",
+    path: "/profiles",
+    ready: (page: Page) => page.getByRole("heading", { name: "About us" }),
+  },
+  {
+    name: "not found",
+    path: "/no/such/page",
+    ready: (page: Page) => page.getByRole("heading", { name: "Page not found" }),
+  },
+];
+
+async function audit(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
+}
+
+for (const theme of ["light", "dark"] as const) {
+  for (const { name, path, ready } of PAGES) {
+    test(`${name} (${theme}) has no serious or critical axe violation`, async ({ page }) => {
+      await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
+      await page.goto(path);
+      await expect(ready(page)).toBeVisible();
+      await audit(page);
+    });
+  }
+}
+
+test("open menus and dialogs pass axe too", async ({ page }) => {
+  test.setTimeout(90_000);
+  test.setTimeout(90_000);
+  await page.goto("/product/11");
+  await page.getByRole("combobox", { name: "Search products" }).fill("mouse");
+  await expect(page.getByRole("listbox", { name: "Suggestions" }).getByRole("option").first()).toBeVisible();
+  await audit(page);
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Categories" }).click();
+  await audit(page);
+  await page.keyboard.press("Escape");
+  await page.getByRole("link", { name: /^Shopping cart, / }).hover();
+  await expect(page.getByText("This cart is empty")).toBeVisible();
+  await audit(page);
+  await page.getByRole("button", { name: "Buy now" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await audit(page);
+});
+
+test("the listing at 360 px with its filters open passes axe", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto("/products?offset=1");
+  await page.getByRole("button", { name: "Filters" }).click();
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await audit(page);
+});

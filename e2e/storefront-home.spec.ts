@@ -1,0 +1,150 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** Journeys of the home page (SPEC.md §2 Home, §5, §9): banner, category carousels, skeletons, footer. */
+
+const T0 = new Date("2026-03-02T10:00:00Z");
+
+/** Fake timers from the first script on, paused: time moves only when a test says so. */
+async function pausedClock(page: Page) {
+  await page.clock.install({ time: T0 });
+  await page.clock.pauseAt(new Date(T0.getTime() + 1000));
+}
+
+const banner = (page: Page) => page.getByRole("region", { name: "Current sales" });
+const activeSlide = (page: Page) => banner(page).locator('[data-active="true"]').getByRole("heading");
+
+test("the sales banner shows 4 slides, advances every 5 seconds and wraps around", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/");
+  await expect(banner(page).locator('[aria-roledescription="slide"]')).toHaveCount(4);
+  const first = (await activeSlide(page).textContent())!;
+  await page.clock.runFor(4900);
+  await expect(activeSlide(page)).toHaveText(first);
+  await page.clock.runFor(200);
+  await expect(activeSlide(page)).not.toHaveText(first);
+  const second = (await activeSlide(page).textContent())!;
+  await page.clock.runFor(5000 * 3);
+  // Four slides in a loop: three more steps bring the first one back.
+  await expect(activeSlide(page)).toHaveText(first);
+  await page.getByRole("button", { name: "Next sale" }).click();
+  await expect(activeSlide(page)).toHaveText(second);
+});
+
+test("the banner pauses while the pointer is over it", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/");
+  const first = (await activeSlide(page).textContent())!;
+  await banner(page).hover();
+  await page.clock.runFor(20_000);
+  await expect(activeSlide(page)).toHaveText(first);
+  await page.mouse.move(5, 5);
+  await page.clock.runFor(5000);
+  await expect(activeSlide(page)).not.toHaveText(first);
+});
+
+test("the banner's arrows wrap at both ends and each slide leads to its sale", async ({ page }) => {
+  await page.goto("/");
+  await banner(page).hover();
+  const first = (await activeSlide(page).textContent())!;
+  await page.getByRole("button", { name: "Previous sale" }).click();
+  await expect(banner(page).getByRole("button", { name: "Show sale 4" })).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
+  await page.getByRole("button", { name: "Next sale" }).click();
+  await expect(activeSlide(page)).toHaveText(first);
+  await page.getByRole("button", { name: "Show sale 2" }).click();
+  await expect(activeSlide(page)).toHaveText("Buy two mouses, get the third one free!");
+  await expect(banner(page).locator('[data-active="true"]')).toContainText("100% OFF");
+  await banner(page).locator('[data-active="true"]').getByRole("link", { name: "Shop now" }).click();
+  await expect(page).toHaveURL(/\/products\?categoryId=6&offset=1$/);
+});
+
+test("skeletons stay 2 seconds after the categories load, then three distinct category carousels", async ({
+  page,
+}) => {
+  await pausedClock(page);
+  const draws = page.waitForResponse(/\/api\/products\?categoryId=/);
+  await page.goto("/");
+  await expect(page.getByTestId("carousel-skeleton")).toHaveCount(3);
+  await draws;
+  await page.clock.runFor(1900);
+  await expect(page.getByTestId("carousel-skeleton")).toHaveCount(3);
+  await page.clock.runFor(200);
+  await expect(page.getByTestId("carousel-skeleton")).toHaveCount(0);
+
+  await expect(page.locator("main section[data-per-view]")).toHaveCount(3);
+  const names = await page.locator("main h2[id^='carousel-']").allTextContents();
+  expect(new Set(names).size).toBe(3);
+  // SPEC §5: only categories with more than 4 products; the demo's 'Laser Printers' has 3.
+  expect(names).not.toContain("Laser Printers");
+  for (const name of names) {
+    const link = page.getByRole("link", { name: new RegExp(`^See all\\W+${name}$`) });
+    const href = (await link.getAttribute("href"))!;
+    const id = Number(new URL(href, "http://x").searchParams.get("categoryId"));
+    expect(id).toBeGreaterThanOrEqual(1);
+    expect(id).toBeLessThanOrEqual(16);
+    const total = await page.request
+      .get(`/api/products?categoryId=${id}&limit=1`)
+      .then(async (reply) => (await reply.json()).total as number);
+    expect(total).toBeGreaterThan(4);
+  }
+});
+
+for (const [width, perView] of [
+  [1280, 4],
+  [1000, 3],
+  [560, 2],
+  [400, 1],
+] as const) {
+  test(`home carousels show ${perView} cards per view at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/");
+    const carousel = page.locator("section[aria-roledescription='carousel'][data-per-view]").first();
+    await expect(carousel).toHaveAttribute("data-per-view", String(perView));
+    await expect(carousel.locator('li[data-visible="true"]')).toHaveCount(perView);
+    await carousel.scrollIntoViewIfNeeded();
+    for (const card of await carousel.locator('li[data-visible="true"]').all())
+      await expect(card).toBeInViewport();
+    // The next page waits off screen.
+    await expect(carousel.locator('li[data-visible="false"]').first()).not.toBeInViewport();
+  });
+}
+
+test("the footer: About us, Follow us with only the non-empty networks, help, My account, 2022", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.getByRole("link", { name: "About us" })).toHaveAttribute("href", "/profiles");
+  await expect(footer.getByRole("link", { name: "Need help? Contact us" })).toHaveAttribute(
+    "href",
+    /^mailto:/,
+  );
+  // The demo store has Facebook and Instagram links and an empty Twitter one.
+  await expect(footer.getByRole("link", { name: "Follow us on Facebook" })).toHaveAttribute(
+    "href",
+    "https://facebook.com/voltio.store",
+  );
+  await expect(footer.getByRole("link", { name: "Follow us on Instagram" })).toBeVisible();
+  await expect(footer.getByRole("link", { name: "Follow us on Twitter" })).toHaveCount(0);
+  for (const name of ["Profile", "Favorites", "Shopping cart", "Purchases"]) {
+    await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
+  }
+  await expect(footer).toContainText("© 2022");
+});
+
+test("guests opening Profile or Purchases from the footer are asked to log in", async ({ page }) => {
+  await page.goto("/");
+  const footer = page.getByRole("contentinfo");
+  await footer.getByRole("link", { name: "Profile", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "You must be logged in to see your profile." });
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  await footer.getByRole("link", { name: "Purchases", exact: true }).click();
+  const purchases = page.getByRole("dialog", { name: "You must be logged in to see your purchases." });
+  await purchases.getByRole("link", { name: "Log in/Sign up" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});

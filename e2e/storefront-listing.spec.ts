@@ -1,0 +1,177 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** Journeys of /products (SPEC.md §2 Product listing): filters in the URL, sort, pages, skeleton, toasts. */
+
+const grid = (page: Page) => page.getByRole("region", { name: "Products" });
+const cards = (page: Page) => grid(page).getByRole("article");
+
+async function prices(page: Page): Promise<number[]> {
+  await expect(cards(page).first()).toBeVisible();
+  const texts = await grid(page).locator("article p span.font-bold").allTextContents();
+  return texts.map((text) => Number(text.replace("US$", "").trim()));
+}
+
+test("a 10-card skeleton shows for 1.5 seconds after the categories load, then the grid", async ({
+  page,
+}) => {
+  const T0 = new Date("2026-03-02T10:00:00Z");
+  await page.clock.install({ time: T0 });
+  await page.clock.pauseAt(new Date(T0.getTime() + 1000));
+  const list = page.waitForResponse(/\/api\/products\?offset=1/);
+  await page.goto("/products?offset=1");
+  await expect(page.getByTestId("listing-skeleton").locator(":scope > div")).toHaveCount(10);
+  await list;
+  await page.clock.runFor(1400);
+  await expect(page.getByTestId("listing-skeleton")).toBeVisible();
+  await expect(cards(page)).toHaveCount(0);
+  await page.clock.runFor(200);
+  await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
+  await expect(cards(page)).toHaveCount(16);
+});
+
+test("the category heading, and the page bar keeps the filters", async ({ page }) => {
+  await page.goto("/products?categoryId=4&offset=1");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Peripheral");
+  await expect(page).toHaveTitle("Peripheral | Voltio");
+  const { total } = await (await page.request.get("/api/products?categoryId=4&limit=1")).json();
+  await expect(page.getByText(`${total} products`)).toBeVisible();
+  const pages = page.getByRole("navigation", { name: "Pages" });
+  await expect(pages.getByRole("link", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
+  await pages.getByRole("link", { name: "Page 2" }).click();
+  await expect(page).toHaveURL(/\/products\?categoryId=4&offset=2$/);
+  await expect(cards(page)).toHaveCount(total - 16);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Peripheral");
+});
+
+test("Min and Max go into the URL, empty values are left out, and the grid follows", async ({ page }) => {
+  await page.goto("/products?offset=1");
+  await page.getByLabel("Min", { exact: true }).fill("100");
+  await page.getByLabel("Max", { exact: true }).fill("");
+  await page.getByRole("button", { name: "Apply price" }).click();
+  await expect(page).toHaveURL(/\/products\?offset=1&minPrice=100$/);
+  // A sale may lower a shown price below the filter, never by more than the 35% of the demo's sales.
+  await expect(async () => {
+    for (const price of await prices(page)) expect(price).toBeGreaterThanOrEqual(65);
+  }).toPass();
+
+  await page.getByLabel("Min", { exact: true }).fill("");
+  await page.getByLabel("Max", { exact: true }).fill("20");
+  await page.getByRole("button", { name: "Apply price" }).click();
+  await expect(page).toHaveURL(/\/products\?offset=1&maxPrice=20$/);
+  await expect(async () => {
+    for (const price of await prices(page)) expect(price).toBeLessThanOrEqual(20);
+  }).toPass();
+
+  await page.getByLabel("Min", { exact: true }).fill("50");
+  await page.getByRole("button", { name: "Apply price" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Min can't be higher than Max.");
+  await expect(page).toHaveURL(/maxPrice=20$/);
+});
+
+test("Free shipping sets freeShipping=true, then false when pressed again", async ({ page }) => {
+  await page.goto("/products?offset=1");
+  const toggle = page.getByRole("switch", { name: "Free shipping" });
+  await toggle.click();
+  await expect(page).toHaveURL(/freeShipping=true/);
+  await expect(toggle).toHaveAttribute("aria-checked", "true");
+  await expect(cards(page).first()).toBeVisible();
+  const shipping = await grid(page).locator("article").allTextContents();
+  for (const text of shipping) expect(text).toContain("Free shipping");
+  await toggle.click();
+  await expect(page).toHaveURL(/freeShipping=false/);
+  await expect(toggle).toHaveAttribute("aria-checked", "false");
+});
+
+test("sort: ASC and DESC exclude each other and choosing the same one again clears the order", async ({
+  page,
+}) => {
+  await page.goto("/products?categoryId=1&offset=1");
+  const ascending = page.getByRole("button", { name: "Lowest first" });
+  const descending = page.getByRole("button", { name: "Highest first" });
+  await ascending.click();
+  await expect(page).toHaveURL(/order=ASC/);
+  await expect(ascending).toHaveAttribute("aria-pressed", "true");
+  await expect(async () => {
+    const list = await prices(page);
+    expect(list).toEqual([...list].sort((a, b) => a - b));
+  }).toPass();
+
+  await descending.click();
+  await expect(page).toHaveURL(/order=DESC/);
+  await expect(ascending).toHaveAttribute("aria-pressed", "false");
+  await expect(descending).toHaveAttribute("aria-pressed", "true");
+
+  await descending.click();
+  await expect(page).not.toHaveURL(/order=/);
+  await expect(descending).toHaveAttribute("aria-pressed", "false");
+});
+
+test("back, forward and reload keep the listing state", async ({ page }) => {
+  await page.goto("/products?categoryId=1&offset=1");
+  await page.getByRole("button", { name: "Highest first" }).click();
+  await expect(page).toHaveURL(/order=DESC/);
+  await page.getByRole("switch", { name: "Free shipping" }).click();
+  await expect(page).toHaveURL(/freeShipping=true/);
+  await page.goBack();
+  await expect(page).toHaveURL(/order=DESC$/);
+  await expect(page.getByRole("switch", { name: "Free shipping" })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("button", { name: "Highest first" })).toHaveAttribute("aria-pressed", "true");
+  await page.goForward();
+  await expect(page.getByRole("switch", { name: "Free shipping" })).toHaveAttribute("aria-checked", "true");
+  await page.reload();
+  await expect(page.getByRole("switch", { name: "Free shipping" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("button", { name: "Highest first" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Computers");
+});
+
+test("no match shows the 'No results found' picture", async ({ page }) => {
+  await page.goto("/products?search=zzqqxxyy&offset=1");
+  await expect(page.getByRole("img", { name: "An empty box under a magnifying glass" })).toBeVisible();
+  await expect(page.getByRole("main").getByText("No results found")).toBeVisible();
+  await expect(cards(page)).toHaveCount(0);
+});
+
+test("cards carry the discount badge and toggle cart and wishlist with the SPEC's toasts", async ({
+  page,
+}) => {
+  await page.goto("/products?categoryId=6&offset=1");
+  const mouse = cards(page).filter({ hasText: "Logitech M510 Wireless Computer Mouse" });
+  // The demo's mouse sale runs every day: 100% off the third unit.
+  await expect(mouse).toContainText("100% OFF on 3º unit");
+  await mouse.getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the cart" }).click();
+  await expect(page.getByText("Added to the cart !")).toBeVisible();
+  await mouse
+    .getByRole("button", { name: "Remove Logitech M510 Wireless Computer Mouse from the cart" })
+    .click();
+  await expect(page.getByText("Removed from the cart !")).toBeVisible();
+  await mouse
+    .getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the wishlist" })
+    .click();
+  await expect(page.getByText("Added to the wishlist !")).toBeVisible();
+  await mouse
+    .getByRole("button", { name: "Remove Logitech M510 Wireless Computer Mouse from the wishlist" })
+    .click();
+  await expect(page.getByText("Removed from wishlist !")).toBeVisible();
+  // Toasts sit bottom-left and close by themselves after 2 seconds.
+  const toast = page.locator("[data-sonner-toaster]");
+  await expect(toast).toHaveAttribute("data-x-position", "left");
+  await expect(toast).toHaveAttribute("data-y-position", "bottom");
+  await expect(page.getByText("Removed from wishlist !")).toBeHidden({ timeout: 5000 });
+});
+
+test("at 360 px the filters fold behind a button and the grid keeps two columns", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto("/products?offset=1");
+  const button = page.getByRole("button", { name: "Filters" });
+  await expect(page.getByRole("switch", { name: "Free shipping" })).toBeHidden();
+  await button.click();
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByRole("switch", { name: "Free shipping" })).toBeVisible();
+  await expect(cards(page).first()).toBeVisible();
+  const [first, second] = await cards(page).evaluateAll((items) =>
+    items.slice(0, 2).map((item) => item.getBoundingClientRect().top),
+  );
+  expect(first).toBe(second);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  expect(overflow).toBe(false);
+});

@@ -1,0 +1,179 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** Journeys of /product/:id (SPEC.md §2 Product detail, §4 Adding and Buy, §9 stock). */
+
+const slider = (page: Page) => page.getByRole("region", { name: "Product pictures" });
+const mainPicture = (page: Page) => slider(page).locator("img").first();
+
+test("category chips, title, discount badge, price, shipping in u$s and stock", async ({ page }) => {
+  await page.goto("/product/11");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Logitech M510 Wireless Computer Mouse");
+  await expect(page).toHaveTitle("Logitech M510 Wireless Computer Mouse | Voltio");
+  const chips = page.getByRole("list", { name: "Categories" });
+  await expect(chips.getByRole("link", { name: "Peripheral" })).toHaveAttribute(
+    "href",
+    "/products?categoryId=4&offset=1",
+  );
+  await expect(chips.getByRole("link", { name: "Mouse" })).toHaveAttribute(
+    "href",
+    "/products?categoryId=6&offset=1",
+  );
+  const main = page.getByRole("main");
+  await expect(main.getByText("100% OFF on 3º unit").first()).toBeVisible();
+  await expect(main.getByText("US$ 29.99").first()).toBeVisible();
+  await expect(main.getByText("Shipping: u$s 12.99")).toBeVisible();
+  await expect(main.getByText("Stock: 100")).toBeVisible();
+});
+
+test("the image slider has thumbnails and wraps around at both ends", async ({ page }) => {
+  await page.goto("/product/11");
+  const pictures = await page.request
+    .get("/api/products/11")
+    .then(async (reply) => (await reply.json()).images);
+  expect(pictures.length).toBeGreaterThan(1);
+  const urls = pictures.map((picture: { url: string }) => picture.url);
+  await expect(mainPicture(page)).toHaveAttribute("src", urls[0]);
+  await slider(page).getByRole("button", { name: "Previous picture" }).click();
+  await expect(mainPicture(page)).toHaveAttribute("src", urls[urls.length - 1]);
+  await slider(page).getByRole("button", { name: "Next picture" }).click();
+  await expect(mainPicture(page)).toHaveAttribute("src", urls[0]);
+  await slider(page).getByRole("button", { name: "Next picture" }).click();
+  await expect(mainPicture(page)).toHaveAttribute("src", urls[1]);
+  const thumbnails = slider(page).getByRole("button", { name: /^Show picture/ });
+  await expect(thumbnails).toHaveCount(urls.length);
+  await thumbnails.last().click();
+  await expect(thumbnails.last()).toHaveAttribute("aria-current", "true");
+  await expect(mainPicture(page)).toHaveAttribute("src", urls[urls.length - 1]);
+  await slider(page).getByRole("button", { name: "Next picture" }).click();
+  await expect(mainPicture(page)).toHaveAttribute("src", urls[0]);
+});
+
+test("the description is a bullet list of its sentences, the last fragment dropped", async ({ page }) => {
+  await page.goto("/product/11");
+  const description: string = await page.request
+    .get("/api/products/11")
+    .then(async (reply) => (await reply.json()).description);
+  const expected = description
+    .split(". ")
+    .slice(0, -1)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const section = page.getByRole("region", { name: "Description" });
+  await expect(section.getByRole("listitem")).toHaveCount(expected.length);
+  await expect(section.getByRole("listitem").first()).toHaveText(expected[0]!);
+  await expect(page.getByRole("region", { name: "Reviews" })).toBeVisible();
+});
+
+test("cart and wishlist buttons toggle, with the SPEC's texts and toasts", async ({ page }) => {
+  await page.goto("/product/11");
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByText("Added to the cart !")).toBeVisible();
+  const added = page.getByRole("button", { name: "Added to the cart" });
+  await expect(added).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("link", { name: "Shopping cart, 1 item" })).toBeVisible();
+  await added.click();
+  await expect(page.getByText("Removed from the cart !")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add to cart" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Add to wishlist" }).click();
+  await expect(page.getByText("Added to the wishlist !")).toBeVisible();
+  await page.getByRole("button", { name: "In your wishlist" }).click();
+  await expect(page.getByText("Removed from wishlist !")).toBeVisible();
+});
+
+test("guests pressing Buy get the login dialog, with a way to /login and a close button", async ({
+  page,
+}) => {
+  await page.goto("/product/11");
+  await page.getByRole("button", { name: "Buy now" }).click();
+  const dialog = page.getByRole("dialog", { name: "You must be logged in to perform this action!" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: "Buy now" }).click();
+  await page.getByRole("link", { name: "Log in/Sign up" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("without stock Buy is disabled and reads 'No Stock'", async ({ page }) => {
+  await page.goto("/product/16");
+  await expect(page.getByText("No stock available")).toBeVisible();
+  await expect(page.getByRole("button", { name: "No Stock" })).toBeDisabled();
+});
+
+async function signIn(page: Page, email: string, password: string) {
+  const reply = await page.request.post("/api/user/login", { data: { email, password } });
+  expect(reply.ok()).toBe(true);
+  const { accessToken, refreshToken } = await reply.json();
+  await page.addInitScript(
+    ([access, refresh]) => {
+      localStorage.setItem("access", access!);
+      localStorage.setItem("refresh", refresh!);
+    },
+    [accessToken, refreshToken],
+  );
+}
+
+test("a signed-in shopper without an address gets the address dialog on Buy", async ({ page }) => {
+  const email = `buyer-${Date.now()}@voltio.test`;
+  const password = "Buyer1234!";
+  const created = await page.request.post("/api/user", {
+    data: { firstName: "Ana", lastName: "Buyer", email, password },
+  });
+  expect(created.status()).toBe(201);
+  await signIn(page, email, password);
+  await page.goto("/product/11");
+  await page.getByRole("button", { name: "Buy now" }).click();
+  const dialog = page.getByRole("dialog", { name: "You need to have an address to make the purchase!" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("link", { name: "Register address" })).toHaveAttribute("href", "/user");
+});
+
+test("a signed-in shopper with an address goes on to checkout", async ({ page }) => {
+  await signIn(page, "shopper@voltio.test", "Shopper1234!");
+  await page.goto("/product/11");
+  await page.getByRole("button", { name: "Buy now" }).click();
+  await expect(page).toHaveURL(/\/purchase$/);
+});
+
+for (const [width, pageSize] of [
+  [1500, 5],
+  [1000, 4],
+  [800, 3],
+  [500, 2],
+] as const) {
+  test(`the related carousel shows ${pageSize} products at ${width} px and wraps`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/product/11");
+    const related = page.getByRole("region", { name: "Related products" });
+    await expect(related).toHaveAttribute("data-per-view", String(pageSize));
+    const visible = related.locator('li[data-visible="true"]');
+    await expect(visible).toHaveCount(pageSize);
+    // The other products in stock of product 11's categories (Peripheral, Mouse).
+    const others = new Set<number>();
+    for (const categoryId of [4, 6]) {
+      const { products } = await (
+        await page.request.get(`/api/products?categoryId=${categoryId}&limit=100`)
+      ).json();
+      for (const { id } of products as { id: number }[]) if (id !== 11) others.add(id);
+    }
+    const pages = Math.ceil(others.size / pageSize);
+    await expect(related.getByText(`1 / ${pages}`)).toBeVisible();
+    const firstPage = await visible.allTextContents();
+    await related.getByRole("button", { name: "Previous products" }).click();
+    await expect(related.getByText(`${pages} / ${pages}`)).toBeVisible();
+    await related.getByRole("button", { name: "Next products" }).click();
+    await expect(related.getByText(`1 / ${pages}`)).toBeVisible();
+    await expect(visible).toHaveText(firstPage);
+    await expect(related.getByRole("article").filter({ hasText: "Logitech M510 Wireless" })).toHaveCount(0);
+  });
+}
+
+test("an unknown product id gets the not-found page with a 404", async ({ page }) => {
+  const reply = await page.goto("/product/424242");
+  expect(reply?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Product Not Found!" })).toBeVisible();
+  await expect(page).toHaveTitle("Product Not Found! | Voltio");
+  await page.goto("/product/abc");
+  await expect(page.getByRole("heading", { name: "Product Not Found!" })).toBeVisible();
+});
