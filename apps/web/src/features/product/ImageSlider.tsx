@@ -16,7 +16,12 @@ export function ImageSlider({ images }: { images: Product["images"] }) {
   const go = (delta: number) => setIndex((current + delta + count) % count);
 
   return (
-    <section aria-roledescription={t("carousel.roleDescription")} aria-label={t("product.pictures")}>
+    // min-w-0: the thumbnail strip scrolls inside the grid column instead of widening the page.
+    <section
+      aria-roledescription={t("carousel.roleDescription")}
+      aria-label={t("product.pictures")}
+      className="min-w-0"
+    >
       <div className="relative overflow-hidden rounded-3xl border border-line bg-accent-soft">
         {image ? (
           <img

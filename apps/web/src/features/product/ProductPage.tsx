@@ -67,7 +67,7 @@ export function ProductPage() {
     <div className="flex flex-col gap-16">
       <article className="grid gap-8 md:grid-cols-2 lg:gap-12">
         <ImageSlider key={product.id} images={product.images} />
-        <div className="flex flex-col">
+        <div className="flex min-w-0 flex-col">
           <ul className="flex flex-wrap gap-2" aria-label={t("product.categories")}>
             {product.categories.map((category) => (
               <li key={category.id}>

@@ -1,0 +1,232 @@
+/**
+ * `npm run bench:web`: Lighthouse 12 (mobile preset, the system Chromium) on /, /products and /product/1
+ * served by the production build, plus the gzipped JavaScript each route loads and a check that no admin
+ * chunk is among it. Writes the "Web (Lighthouse)" section of docs/benchmarks.md.
+ *
+ * Lighthouse is run with a pinned `npx lighthouse@12.2.3` instead of being a workspace dependency: its
+ * dependency tree breaks `npm ci` in this workspace (docs: STACK-NOTES).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { replaceSection } from "./report";
+
+const LIGHTHOUSE = "lighthouse@12.2.3";
+const PORT = Number(process.env.BENCH_WEB_PORT ?? 3500);
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+].join(" ");
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "apps/web/dist");
+const base = `http://localhost:${PORT}`;
+
+const ROUTES = [
+  { path: "/", performanceTarget: 95 },
+  { path: "/products", performanceTarget: 90 },
+  { path: "/product/1", performanceTarget: 95 },
+];
+const ACCESSIBILITY_TARGET = 100;
+const JS_BUDGET_KB = 120;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+interface Measurement {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  scripts: string[];
+}
+
+function build() {
+  console.log("building the web app…");
+  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("npm run build failed");
+}
+
+async function startServer(dataDir: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", DEMO: "true" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let attempt = 0; attempt < 240; attempt++) {
+    try {
+      if ((await fetch(`${base}/api/store`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  server.kill();
+  throw new Error("the server did not start");
+}
+
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run is repeated, up to 3 times. */
+function lighthouse(url: string, output: string): Measurement {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return lighthouseOnce(url, output);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`  retrying ${url}: ${(error as Error).message}`);
+    }
+  }
+}
+
+function lighthouseOnce(url: string, output: string): Measurement {
+  const result = spawnSync(
+    "npx",
+    [
+      "-y",
+      LIGHTHOUSE,
+      url,
+      "--output=json",
+      `--output-path=${output}`,
+      "--only-categories=performance,accessibility,best-practices,seo",
+      `--chrome-flags=${CHROME_FLAGS}`,
+      "--quiet",
+    ],
+    { cwd: root, env: { ...process.env, CHROME_PATH: CHROME }, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  if (result.status !== 0) throw new Error(`lighthouse failed on ${url}`);
+  const report = JSON.parse(readFileSync(output, "utf8")) as {
+    categories: Record<string, { score: number }>;
+    audits: Record<
+      string,
+      { numericValue?: number; details?: { items?: { url: string; resourceType?: string }[] } }
+    >;
+  };
+  const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
+  const scripts = (report.audits["network-requests"]?.details?.items ?? [])
+    .filter((item) => item.resourceType === "Script")
+    .map((item) => new URL(item.url).pathname);
+  return {
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    seo: score("seo"),
+    lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? NaN,
+    cls: report.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+    tbtMs: report.audits["total-blocking-time"]?.numericValue ?? NaN,
+    scripts,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The run with the median performance score: its numbers belong together. */
+function medianRun(runs: Measurement[]): Measurement {
+  const score = median(runs.map((run) => run.performance));
+  return runs.find((run) => run.performance === score)!;
+}
+
+/** Gzipped size of a built file, compressed like the build's own .gz files (level 9). */
+function gzippedKb(path: string): number {
+  return gzipSync(readFileSync(join(dist, path)), { level: 9 }).length / 1024;
+}
+
+/** Chunks that only admin pages reach: none of them may load on a storefront route. */
+function adminOnlyChunks(): Set<string> {
+  const file = join(dist, ".vite/manifest.json");
+  if (!existsSync(file)) throw new Error("apps/web/dist/.vite/manifest.json is missing (build.manifest)");
+  const manifest = JSON.parse(readFileSync(file, "utf8")) as Record<string, ManifestChunk>;
+  const closure = (keys: string[]) => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key) || !manifest[key]) return;
+      seen.add(key);
+      manifest[key]!.imports?.forEach(visit);
+    };
+    keys.forEach(visit);
+    return seen;
+  };
+  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry || chunk.isDynamicEntry);
+  const isAdmin = (chunk: ManifestChunk) => chunk.src?.includes("/features/admin/") ?? false;
+  const admin = closure(entries.filter(([, chunk]) => isAdmin(chunk)).map(([key]) => key));
+  const storefront = closure(entries.filter(([, chunk]) => !isAdmin(chunk)).map(([key]) => key));
+  return new Set([...admin].filter((key) => !storefront.has(key)).map((key) => `/${manifest[key]!.file}`));
+}
+
+async function main() {
+  if (process.env.BENCH_WEB_SKIP_BUILD !== "1") build();
+  const adminOnly = adminOnlyChunks();
+  const dataDir = mkdtempSync(join(tmpdir(), "voltio-bench-web-"));
+  const reports = mkdtempSync(join(tmpdir(), "voltio-lighthouse-"));
+  const server = await startServer(dataDir);
+  const rows: string[] = [];
+  const misses: string[] = [];
+  try {
+    for (const route of ROUTES) {
+      const runs: Measurement[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        console.log(`lighthouse ${route.path} (run ${run + 1}/${RUNS})`);
+        runs.push(lighthouse(base + route.path, join(reports, `run-${run}.json`)));
+      }
+      const result = medianRun(runs);
+      const scripts = [...new Set(result.scripts)];
+      const jsKb = scripts.reduce((sum, path) => sum + gzippedKb(path), 0);
+      const adminLoaded = scripts.filter((path) => adminOnly.has(path));
+      rows.push(
+        `| ${route.path} | ${result.performance} (${runs.map((run) => run.performance).join(", ")}) | ` +
+          `${result.accessibility} | ${result.bestPractices} | ${result.seo} | ` +
+          `${(result.lcpMs / 1000).toFixed(2)} s | ${result.cls.toFixed(3)} | ${Math.round(result.tbtMs)} ms | ` +
+          `${jsKb.toFixed(1)} KB (${scripts.length} files) | ${adminLoaded.length === 0 ? "none" : adminLoaded.join(", ")} |`,
+      );
+      if (result.performance < route.performanceTarget)
+        misses.push(`performance on ${route.path}: ${result.performance} < ${route.performanceTarget}`);
+      if (result.accessibility < ACCESSIBILITY_TARGET)
+        misses.push(`accessibility on ${route.path}: ${result.accessibility} < ${ACCESSIBILITY_TARGET}`);
+      if (jsKb > JS_BUDGET_KB) misses.push(`JS on ${route.path}: ${jsKb.toFixed(1)} KB > ${JS_BUDGET_KB} KB`);
+      if (adminLoaded.length > 0) misses.push(`admin code on ${route.path}: ${adminLoaded.join(", ")}`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+    rmSync(reports, { recursive: true, force: true });
+    // Give the server a moment to close its database before its directory goes.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const today = new Date().toISOString().slice(0, 10);
+  const section = [
+    `Measured ${today} by \`npm run bench:web\`: ${LIGHTHOUSE}, mobile preset (simulated slow 4G and`,
+    `4× CPU slowdown), the system Chromium headless, against the production build served by the real`,
+    `server on a fresh demo database on the same machine. Median of ${RUNS} runs by performance score (all`,
+    `runs in brackets). JS is the gzipped size (level 9) of every script the page loaded.`,
+    "",
+    "| route | performance | accessibility | best practices | SEO | LCP | CLS | TBT | JS (gzip) | admin chunks |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    `Targets: performance ≥ 95 on / and /product/1, ≥ 90 on /products; accessibility ${ACCESSIBILITY_TARGET};`,
+    `JS ≤ ${JS_BUDGET_KB} KB gzipped per route; no admin chunk. ` +
+      (misses.length === 0 ? "All met." : `Missed: ${misses.join("; ")}.`),
+  ].join("\n");
+  replaceSection("Web (Lighthouse)", section);
+  console.log(section);
+}
+
+await main();
