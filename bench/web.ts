@@ -12,22 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { replaceSection } from "./report";
 
 const LIGHTHOUSE = "lighthouse@12.2.3";
 const PORT = Number(process.env.BENCH_WEB_PORT ?? 3500);
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
-const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-].join(" ");
+const CHROME = CHROMIUM_PATH;
+const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_ARGS].join(" ");
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "apps/web/dist");
 const base = `http://localhost:${PORT}`;
