@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("home shows real products from the demo catalogue with offline pictures", async ({ page }) => {
   await page.goto("/");

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("product pages carry their title, description, canonical URL and Product JSON-LD in the HTML", async ({
   request,
@@ -31,7 +31,7 @@ test("assets are served precompressed with long caching; unknown API paths are J
   page,
 }) => {
   await page.goto("/");
-  const script = await page.locator("script[type=module]").first().getAttribute("src");
+  const script = await page.locator("link[rel=modulepreload]").first().getAttribute("href");
   const asset = await request.get(script!, { headers: { "accept-encoding": "br, gzip" } });
   expect(asset.headers()["content-encoding"]).toBe("br");
   expect(asset.headers()["cache-control"]).toContain("immutable");

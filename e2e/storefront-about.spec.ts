@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("/profiles shows eight team members, each with a professional-network and a code-host link", async ({
   page,

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /** Journeys of the sticky header (SPEC.md §2 Header): search combobox, categories, previews, theme. */
 

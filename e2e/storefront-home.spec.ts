@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /** Journeys of the home page (SPEC.md §2 Home, §5, §9): banner, category carousels, skeletons, footer. */
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /** Journeys of /products (SPEC.md §2 Product listing): filters in the URL, sort, pages, skeleton, toasts. */
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /** Journeys of /product/:id (SPEC.md §2 Product detail, §4 Adding and Buy, §9 stock). */
 

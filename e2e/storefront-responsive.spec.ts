@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /** Every storefront page fits the narrowest supported screen without sideways scrolling (issue 3, point 8). */
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /** What the server writes into the HTML before any script runs (issue 3, point 7). */
 

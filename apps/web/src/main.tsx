@@ -1,19 +1,28 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { startTransition, StrictMode } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider } from "react-router";
-import "./i18n";
+import { BrowserRouter } from "react-router";
+import { currentLanguage, startLanguage } from "./i18n";
 import "./index.css";
-import { router } from "./app/router";
+import { AppRoutes } from "./app/router";
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false } },
 });
 
-createRoot(document.getElementById("root")!).render(
+await startLanguage();
+const container = document.getElementById("root")!;
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+// The server rendered this page (entry-server.tsx): take its HTML over instead of drawing it again, unless
+// it was drawn in another language than the one this browser has chosen. As a transition, hydration works
+// in slices between which the page stays responsive to taps and scrolling.
+if (container.dataset.language === currentLanguage()) startTransition(() => void hydrateRoot(container, app));
+else createRoot(container).render(app);

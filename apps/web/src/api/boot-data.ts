@@ -19,6 +19,19 @@ function read(): Record<string, unknown> {
   return replies;
 }
 
+/**
+ * The server's render (entry-server.tsx) hands the same replies over directly. renderToString is
+ * synchronous, so no other request's render can see them in between.
+ */
+export function renderWithBootReplies<T>(serverReplies: Record<string, unknown>, render: () => T): T {
+  replies = serverReplies;
+  try {
+    return render();
+  } finally {
+    replies = null;
+  }
+}
+
 /** Initial-data options for the query of `path`: empty when the HTML did not carry that reply. */
 export function bootReply<T>(path: string) {
   return {

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type {
   AuthOptions,
@@ -35,6 +35,8 @@ async function fetchMe(signal?: AbortSignal): Promise<User | null> {
   }
 }
 
+const noSubscription = () => () => {};
+
 /** The current user, or null for a guest. `pending` is true while a stored login is being checked. */
 export function useSession() {
   const client = useQueryClient();
@@ -60,9 +62,11 @@ export function useSession() {
     };
   }, [client]);
   const user = query.data ?? null;
+  // The server renders every page for a guest: the stored login counts from the first client render on.
+  const loginStored = useSyncExternalStore(noSubscription, tokens.present, () => false);
   return {
     user,
-    pending: query.isPending && tokens.present(),
+    pending: query.isPending && loginStored,
     isAdmin: user?.rol === "admin",
   };
 }

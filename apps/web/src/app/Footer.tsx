@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Mail, Zap } from "lucide-react";
 import type { Networks } from "@voltio/domain/catalog";
 import { useNetworks } from "@/api/catalog";

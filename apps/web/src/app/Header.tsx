@@ -1,9 +1,8 @@
 import { lazy, Suspense } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
 import { LayoutDashboard, Moon, Package, Sun, UserRound, Zap } from "lucide-react";
 import { useSession } from "@/api/session";
-import { setLanguage, type Language } from "@/i18n";
+import { setLanguage, useTranslation, type Language } from "@/i18n";
 import { CategoriesMenu } from "./header/CategoriesMenu";
 import { ListPreview } from "./header/ListPreview";
 import { SearchBox } from "./header/SearchBox";
@@ -14,7 +13,7 @@ const ProfileMenu = lazy(() => import("./ProfileMenu"));
 
 /** Sticky on every page (SPEC.md §2). Below 768 px the categories and the search move to a second row. */
 export function Header() {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const { dark, toggle } = useTheme();
   const { user, isAdmin } = useSession();
 
@@ -82,8 +81,8 @@ export function Header() {
           </label>
           <select
             id="language"
-            value={i18n.language}
-            onChange={(event) => setLanguage(event.target.value as Language)}
+            value={language}
+            onChange={(event) => void setLanguage(event.target.value as Language)}
             className="ml-1 h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
           >
             <option value="en">EN</option>

@@ -1,11 +1,31 @@
-import { Outlet, ScrollRestoration } from "react-router";
-import { useTranslation } from "react-i18next";
+import { Suspense, useEffect, useLayoutEffect } from "react";
+import { Outlet, useLocation, useNavigationType } from "react-router";
+import { useTranslation } from "@/i18n";
 import { ToastHost } from "@/components/ui/ToastHost";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 
+/** A new page starts at the top; back and forward keep the browser's own scroll restoration. */
+function useScrollToTopOnNewPage() {
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
+  useLayoutEffect(() => {
+    if (navigationType !== "POP") window.scrollTo(0, 0);
+  }, [pathname, navigationType]);
+}
+
+/**
+ * Marks <html data-hydrated> once the page's own boundary has hydrated: until then the server's HTML is on
+ * screen but its buttons are inert (tests wait for it, e2e/fixtures.ts).
+ */
+function HydratedMark() {
+  useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
+  return null;
+}
+
 export function Layout() {
   const { t } = useTranslation();
+  useScrollToTopOnNewPage();
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -16,11 +36,13 @@ export function Layout() {
       </a>
       <Header />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none">
-        <Outlet />
+        <Suspense fallback={null}>
+          <Outlet />
+          <HydratedMark />
+        </Suspense>
       </main>
       <Footer />
       <ToastHost />
-      <ScrollRestoration />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Navigate, Outlet } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useSession } from "@/api/session";
 
 function Checking() {

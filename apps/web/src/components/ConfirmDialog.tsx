@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import * as Dialog from "@radix-ui/react-dialog";
 
 export interface ConfirmDialogProps {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import "@/i18n";
 import { ListToggleButton } from "./ListToggleButton";
 import { ToastHost } from "./ui/ToastHost";
 

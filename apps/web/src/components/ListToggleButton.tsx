@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
 import { toggleInGuestList, useGuestList, type GuestListName } from "@/api/guest-lists";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
 import type { SaleTerms } from "@voltio/domain/discount";

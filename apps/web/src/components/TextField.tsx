@@ -1,5 +1,5 @@
 import { useId, useState, type InputHTMLAttributes } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Eye, EyeOff } from "lucide-react";
 import { accountMessageKey } from "@voltio/domain/account-messages";
 

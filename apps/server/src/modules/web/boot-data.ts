@@ -10,7 +10,7 @@ export const SHARED_REPLIES = ["/store", "/categories", "/networks"];
  * request round trip after the script has loaded. Each reply comes from the API itself through inject():
  * the same validation, serialisation and anonymous cache as a browser's request.
  */
-export async function bootDataTag(app: FastifyInstance, paths: string[]): Promise<string> {
+export async function bootReplies(app: FastifyInstance, paths: string[]): Promise<Record<string, unknown>> {
   const replies: Record<string, unknown> = {};
   await Promise.all(
     paths.map(async (path) => {
@@ -18,6 +18,10 @@ export async function bootDataTag(app: FastifyInstance, paths: string[]): Promis
       if (response.statusCode === 200) replies[path] = response.json();
     }),
   );
+  return replies;
+}
+
+export function bootDataTag(replies: Record<string, unknown>): string {
   const json = JSON.stringify({ replies });
   // "<" is escaped so no reply text can close the element.
   return `<script type="application/json" id="boot-data">${json.replace(/</g, "\\u003c")}</script>`;

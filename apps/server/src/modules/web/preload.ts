@@ -25,7 +25,12 @@ export type Page = keyof typeof PAGE_SOURCES;
 export function loadManifest(webDist: string): Manifest | null {
   const file = join(webDist, ".vite/manifest.json");
   if (!existsSync(file)) return null;
-  return JSON.parse(readFileSync(file, "utf8")) as Manifest;
+  const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
+  // Rolldown may merge the entry module into the shared "app" chunk, which the manifest then doesn't flag
+  // as an entry: what index.html loads by itself is the entry's either way.
+  const html = readFileSync(join(webDist, "index.html"), "utf8");
+  for (const chunk of Object.values(manifest)) if (html.includes(`/${chunk.file}"`)) chunk.isEntry = true;
+  return manifest;
 }
 
 /** The chunk files a page needs beyond the entry's own (which the HTML already loads). */

@@ -1,5 +1,6 @@
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
-import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { bestSale, discountedUnitCents } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
@@ -8,10 +9,30 @@ import type { AppDeps } from "../../app";
 import { categories, products } from "../../db/schema";
 import { escapeXml } from "../../http/escape";
 import { getProduct, listGlobalSales } from "../catalog/service";
-import { bootDataTag, SHARED_REPLIES } from "./boot-data";
+import { bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
 import { loadManifest, preloadTags, type Page } from "./preload";
 import { listingHead, pageHead, productHead, productNotFoundHead, type PageHead } from "./seo";
 import type { Shell } from "./shell";
+import { loadRenderer, requestLanguage } from "./ssr";
+
+/** Pages are rendered per request, so they are compressed per request (assets come precompressed). */
+function htmlEncoding(accept: string | undefined): "br" | "gzip" | null {
+  const offered = (accept ?? "").toLowerCase();
+  return /\bbr\b/.test(offered) ? "br" : /\bgzip\b/.test(offered) ? "gzip" : null;
+}
+
+const brotliHtml = (html: string) =>
+  brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
+
+interface PageReply {
+  head: PageHead;
+  status?: number;
+  /** A storefront page is rendered on the server, with its chunks preloaded; other paths get the shell. */
+  page: Page | null;
+  /** API paths whose replies the page renders from (boot-data.ts). */
+  replies: string[];
+  image?: string;
+}
 
 /** Paths the SPA draws; anything else gets its not-found page with a real 404 status. */
 const SPA_ROUTES: RegExp[] = [
@@ -48,12 +69,42 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
     }
 
     const manifest = shell.built ? loadManifest(config.webDist) : null;
-    const sendShell = (reply: FastifyReply, head: PageHead, status = 200, preloads = "") =>
-      reply
+    const renderer = shell.built ? await loadRenderer(config.webDist) : null;
+
+    const sendPage = async (request: FastifyRequest, reply: FastifyReply, options: PageReply) => {
+      const { head, status = 200, page, image } = options;
+      const replies = await bootReplies(app, options.replies);
+      const preloads = (page ? preloadTags(manifest, page, image) : "") + bootDataTag(replies);
+      // Function replacements: rendered text may contain "$&" and the like.
+      let html = shell.html
+        .replace(/<title>.*?<\/title>/s, "")
+        .replace("<!--head-->", () => head.html + preloads);
+      if (renderer && page) {
+        const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
+        try {
+          const body = renderer.render({ url: request.url, language, replies });
+          html = html
+            .replace('<html lang="en">', () => `<html lang="${language}">`)
+            .replace(
+              '<div id="root"></div>',
+              () => `<div id="root" data-language="${language}">${body}</div>`,
+            );
+        } catch (error) {
+          // The browser draws the page itself: a rendering bug costs speed, never the page.
+          request.log.error({ err: error, url: request.url }, "server render failed");
+        }
+      }
+      const encoding = htmlEncoding(request.headers["accept-encoding"]);
+      if (encoding) reply.header("content-encoding", encoding);
+      return reply
         .code(status)
         .header("cache-control", "no-cache")
+        .header("vary", "Accept-Encoding, Cookie, Accept-Language")
         .type("text/html; charset=utf-8")
-        .send(shell.html.replace(/<title>.*?<\/title>/s, "").replace("<!--head-->", head.html + preloads));
+        .send(
+          encoding === "br" ? brotliHtml(html) : encoding === "gzip" ? gzipSync(html, { level: 6 }) : html,
+        );
+    };
 
     /** Storefront pages whose chunks and data the HTML starts loading (preload.ts). */
     const pageOf = (path: string): Page | null =>
@@ -106,8 +157,7 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
         },
         config.publicUrl,
       );
-      const boot = await bootDataTag(app, SHARED_REPLIES);
-      return sendShell(reply, head, 200, preloadTags(manifest, "listing") + boot);
+      return sendPage(request, reply, { head, page: "listing", replies: SHARED_REPLIES });
     });
 
     app.get("/product/:id", async (request, reply) => {
@@ -118,8 +168,8 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
           : null;
       if (!product) {
         const path = request.url.split("?")[0] ?? request.url;
-        const preloads = preloadTags(manifest, "product") + (await bootDataTag(app, SHARED_REPLIES));
-        return sendShell(reply, productNotFoundHead(path, config.publicUrl), 404, preloads);
+        const head = productNotFoundHead(path, config.publicUrl);
+        return sendPage(request, reply, { head, status: 404, page: "product", replies: SHARED_REPLIES });
       }
       // The structured price is the one the page shows: today's sale on every unit included.
       const sale = bestSale(product.sales, await listGlobalSales(db), weekdayIn(config.storeTimeZone));
@@ -127,10 +177,12 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
         sale && sale.productAmount === 0
           ? discountedUnitCents(toCents(product.price), sale)
           : toCents(product.price);
-      const preloads =
-        preloadTags(manifest, "product", product.images[0]?.url) +
-        (await bootDataTag(app, [...SHARED_REPLIES, "/sale", `/products/${id}`]));
-      return sendShell(reply, productHead(product, config.publicUrl, priceCents), 200, preloads);
+      return sendPage(request, reply, {
+        head: productHead(product, config.publicUrl, priceCents),
+        page: "product",
+        replies: [...SHARED_REPLIES, "/sale", `/products/${id}`],
+        image: product.images[0]?.url,
+      });
     });
 
     app.setNotFoundHandler(async (request, reply) => {
@@ -144,10 +196,12 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
       }
       const known = SPA_ROUTES.some((route) => route.test(path));
       const page = known ? pageOf(path) : "notFound";
-      const preloads =
-        (page ? preloadTags(manifest, page) : "") +
-        (await bootDataTag(app, page === "home" ? [...SHARED_REPLIES, "/sale"] : SHARED_REPLIES));
-      return sendShell(reply, pageHead(path, config.publicUrl), known ? 200 : 404, preloads);
+      return sendPage(request, reply, {
+        head: pageHead(path, config.publicUrl),
+        status: known ? 200 : 404,
+        page,
+        replies: page === "home" ? [...SHARED_REPLIES, "/sale"] : SHARED_REPLIES,
+      });
     });
   };
 }

@@ -17,7 +17,7 @@ export function loadShell(webDist: string): Shell {
   const file = join(webDist, "index.html");
   const built = existsSync(file);
   const html = built ? readFileSync(file, "utf8") : MISSING_BUILD;
-  const scriptHashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+  const scriptHashes = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map(
     ([, body]) =>
       `'sha256-${createHash("sha256")
         .update(body ?? "")

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ChevronDown, LayoutGrid } from "lucide-react";
 import { useCategories } from "@/api/catalog";
 

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
 import { lineTotalCents } from "@voltio/domain/discount";
 import { usePricingContext } from "@/api/catalog";

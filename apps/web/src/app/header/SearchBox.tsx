@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
 import type { Category } from "@voltio/domain/catalog";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { saleLabel, type SaleTerms } from "@voltio/domain/discount";
 
 /** '{percentage}% OFF', plus ' on {n}º unit' when the sale needs more units (SPEC.md §9). */

@@ -1,5 +1,5 @@
 import { useRef, useState, type ReactNode, type TouchEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 
 interface PagedCarouselProps {

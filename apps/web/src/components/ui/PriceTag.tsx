@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { usd, type Pricing } from "./pricing";
 
 const SIZES = { sm: "text-sm", md: "text-base sm:text-lg", lg: "text-3xl sm:text-4xl" } as const;

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { usePageTitle } from "@/components/page-title";
 import { GithubIcon, LinkedinIcon } from "@/components/ui/BrandIcons";
 import { TEAM } from "./team";

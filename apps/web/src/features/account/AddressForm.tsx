@@ -1,6 +1,6 @@
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { addressInputSchema, type AddressInput, type AddressValues } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { TextField } from "@/components/TextField";

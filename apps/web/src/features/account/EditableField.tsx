@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Check, Pencil } from "lucide-react";
 import type { ZodType } from "zod";
 import { TextField } from "@/components/TextField";

@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ArrowRight, Package } from "lucide-react";
 import { formatDollars } from "@voltio/domain/money";
 import { useOrderList, type OverviewList } from "./orders";

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { passwordChangeSchema } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";

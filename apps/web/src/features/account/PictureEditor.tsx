@@ -1,5 +1,5 @@
 import { useRef, useState, type ChangeEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { Camera, Check, LoaderCircle, X } from "lucide-react";
 import type { UploadReply, User } from "@voltio/domain/account";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useSession } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { Overview } from "./Overview";

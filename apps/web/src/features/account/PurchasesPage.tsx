@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ShoppingBag } from "lucide-react";
 import { formatDollars } from "@voltio/domain/money";
 import { usePageTitle } from "@/components/page-title";

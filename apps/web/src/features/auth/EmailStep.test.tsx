@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import "@/i18n";
 import { EmailStep } from "./EmailStep";
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ArrowRight } from "lucide-react";
 import { emailCheckSchema, type EmailCheckInput } from "@voltio/domain/account";
 import { TextField } from "@/components/TextField";

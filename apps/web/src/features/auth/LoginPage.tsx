@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { Zap } from "lucide-react";
 import { checkEmail, googleLogin, useAuthOptions, useSession } from "@/api/session";

@@ -1,6 +1,6 @@
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { registerSchema, type RegisterInput } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
 import { register as registerAccount } from "@/api/session";

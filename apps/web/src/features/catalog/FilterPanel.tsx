@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ArrowDownWideNarrow, ArrowUpNarrowWide, Truck } from "lucide-react";
 import { withFreeShippingToggled, withOrderToggled, withoutFilters, withPrice } from "./listing-query";
 

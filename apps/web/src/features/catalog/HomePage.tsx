@@ -1,6 +1,6 @@
 import { useDeferredValue } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowRight } from "lucide-react";
 import { fetchProducts, useCategories, usePricingContext, useSales } from "@/api/catalog";

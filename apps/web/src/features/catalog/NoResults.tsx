@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 
 /** The 'No results found' picture (SPEC.md §2), drawn in the theme's colours so it suits both themes. */
 export function NoResults({ children }: { children?: ReactNode }) {

@@ -1,6 +1,6 @@
 import { useDeferredValue, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { SlidersHorizontal } from "lucide-react";
 import { useCategories, useProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import type { Sale } from "@voltio/domain/catalog";
-import "@/i18n";
 import { BANNER_INTERVAL_MS } from "@/app/timings";
 import { SalesBanner, saleTarget } from "./SalesBanner";
 

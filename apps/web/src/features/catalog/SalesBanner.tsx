@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
 import type { Sale } from "@voltio/domain/catalog";
 import { saleLabel } from "@voltio/domain/discount";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Zap } from "lucide-react";
 import { useSession } from "@/api/session";
 import { tokens } from "@/api/tokens";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
 

@@ -1,5 +1,5 @@
 import { Link, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
 import { ApiError } from "@/api/client";
 import { usePricingContext, useProduct } from "@/api/catalog";

@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import type { Product } from "@voltio/domain/catalog";
 import { useCategoryNeighbours } from "@/api/catalog";
 import { ProductCard } from "@/components/ProductCard";

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "@testing-library/react";
-import "@/i18n";
 import { StockText } from "./StockText";
 
 afterEach(cleanup);

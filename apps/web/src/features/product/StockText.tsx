@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 
 /** SPEC.md §9: a stock of 1 or less reads 'No stock available'; above 1, 'Stock: n'. */
 export function StockText({ stock }: { stock: number }) {

@@ -1,0 +1,63 @@
+import { StrictMode } from "react";
+import { renderToString } from "react-dom/server";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { StaticRouter } from "react-router";
+import { renderWithBootReplies } from "./api/boot-data";
+import { AppRoutes, type Pages } from "./app/router";
+import AdminPlaceholder from "./app/AdminPlaceholder";
+import NotFoundPage from "./app/NotFoundPage";
+import AboutPage from "./features/about/AboutPage";
+import ProfilePage from "./features/account/ProfilePage";
+import PurchasesPage from "./features/account/PurchasesPage";
+import LoginPage from "./features/auth/LoginPage";
+import HomePage from "./features/catalog/HomePage";
+import ProductListPage from "./features/catalog/ProductListPage";
+import ProductPage from "./features/product/ProductPage";
+import { en } from "./i18n/en";
+import { es } from "./i18n/es";
+import { renderInLanguage, type Language } from "./i18n";
+
+/**
+ * The storefront's HTML, rendered by the server (apps/server/src/modules/web/ssr.ts) from the same components
+ * and the same API replies it embeds as boot data, so the first paint needs no script and the browser
+ * hydrates it instead of drawing it again. Always a guest's view: what depends on the visitor's storage
+ * (session, lists, theme) is filled in by the browser after hydration.
+ */
+const pages: Pages = {
+  HomePage,
+  ProductListPage,
+  ProductPage,
+  AboutPage,
+  LoginPage,
+  ProfilePage,
+  PurchasesPage,
+  AdminPlaceholder,
+  NotFoundPage,
+};
+
+export interface RenderRequest {
+  /** Path and query, as the browser asked for it. */
+  url: string;
+  language: Language;
+  /** The API replies embedded in the same page (boot data), keyed by API path. */
+  replies: Record<string, unknown>;
+}
+
+export function render({ url, language, replies }: RenderRequest): string {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  const html = renderInLanguage(language, language === "es" ? es : en, () =>
+    renderWithBootReplies(replies, () =>
+      renderToString(
+        <StrictMode>
+          <QueryClientProvider client={queryClient}>
+            <StaticRouter location={url}>
+              <AppRoutes pages={pages} />
+            </StaticRouter>
+          </QueryClientProvider>
+        </StrictMode>,
+      ),
+    ),
+  );
+  queryClient.clear();
+  return html;
+}

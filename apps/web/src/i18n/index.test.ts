@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { en } from "./en";
+import { es } from "./es";
+import { setLanguage, translate } from "./index";
+
+describe("translate", () => {
+  it("finds nested keys and fills placeholders", () => {
+    expect(translate("en", "nav.login")).toBe("Log in / Sign up");
+    expect(translate("en", "nav.quantity", { count: 3 })).toBe("Qty 3");
+  });
+
+  it("chooses the plural form by count", () => {
+    expect(translate("en", "nav.cartCount", { count: 1 })).toBe("Shopping cart, 1 item");
+    expect(translate("en", "nav.cartCount", { count: 2 })).toBe("Shopping cart, 2 items");
+    expect(translate("en", "nav.cartCount", { count: 0 })).toBe("Shopping cart, 0 items");
+  });
+
+  it("leaves unknown placeholders and unknown keys visible instead of blank", () => {
+    expect(translate("en", "nav.quantity")).toBe("Qty {{count}}");
+    expect(translate("en", "nav.noSuchKey")).toBe("nav.noSuchKey");
+  });
+
+  it("loads Spanish on demand and falls back to English only before it is loaded", async () => {
+    expect(translate("es", "nav.login")).toBe(en.nav.login);
+    await setLanguage("es");
+    expect(translate("es", "nav.login")).toBe(es.nav.login);
+    expect(translate("es", "nav.cartCount", { count: 2 })).toBe(
+      es.nav.cartCount_other.replace("{{count}}", "2"),
+    );
+    expect(document.documentElement.lang).toBe("es");
+    expect(localStorage.getItem("lang")).toBe("es");
+    await setLanguage("en");
+  });
+});
