@@ -191,6 +191,12 @@ test("guards: guests leave /user and /purchases, shoppers leave /admin", async (
 
 test("admins see Panel and never the wishlist, cart or purchases icons", async ({ page }) => {
   await logIn(page, ADMIN);
+  await page.goto("/product/1");
+  await expect(page.getByRole("button", { name: /cart|wishlist/i })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Buy now" })).toBeDisabled();
+  await page.goto("/products?offset=1");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: /cart|wishlist/i })).toHaveCount(0);
   const header = page.getByRole("banner");
   await expect(header.getByRole("link", { name: "Panel" })).toBeVisible();
   await expect(header.getByRole("link", { name: "Purchases" })).toHaveCount(0);

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ReactNode } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { ListToggleButton } from "./ListToggleButton";
 import { ToastHost } from "./ui/ToastHost";
@@ -14,6 +16,11 @@ const product = {
   sales: { productSales: [], categorySales: [] },
 };
 
+/** A guest's session: the toggles hide themselves for admins, so they read it. */
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>
+);
+
 afterEach(() => {
   cleanup();
   localStorage.clear();
@@ -26,6 +33,7 @@ describe("cart and wishlist toggles (SPEC.md §2 Buttons, §4)", () => {
         <ListToggleButton list="inCart" product={product} variant="full" />
         <ToastHost />
       </>,
+      { wrapper },
     );
     fireEvent.click(screen.getByRole("button", { name: "Add to cart" }));
     expect(screen.getByRole("button", { name: "Added to the cart" }).getAttribute("aria-pressed")).toBe(
@@ -45,6 +53,7 @@ describe("cart and wishlist toggles (SPEC.md §2 Buttons, §4)", () => {
         <ListToggleButton list="inWishList" product={product} />
         <ToastHost />
       </>,
+      { wrapper },
     );
     fireEvent.click(screen.getByRole("button", { name: "Add Logitech M510 to the wishlist" }));
     expect(JSON.parse(localStorage.getItem("inWishList")!)).toHaveLength(1);

@@ -2,6 +2,7 @@ import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
 import { toggleInGuestList, useGuestList, type GuestListName } from "@/api/guest-lists";
+import { useSession } from "@/api/session";
 import { showToast } from "./ui/toast";
 
 type Snapshot = Parameters<typeof toggleInGuestList>[1];
@@ -14,19 +15,22 @@ interface ListToggleButtonProps {
   className?: string;
 }
 
-/** The heart and cart buttons: add or remove, with the SPEC's toasts (SPEC.md §4). */
+/** The heart and cart buttons: add or remove, with the SPEC's toasts (SPEC.md §4). Admins have no lists (§1). */
 export function ListToggleButton({ list, product, variant = "icon", className = "" }: ListToggleButtonProps) {
   const { t } = useTranslation();
   const lines = useGuestList(list);
   const inList = lines.some((line) => line.productId === product.id);
   const cart = list === "inCart";
   const Icon = cart ? ShoppingCart : Heart;
+  const { isAdmin } = useSession();
 
   const toggle = () => {
     const added = toggleInGuestList(list, product);
     if (cart) showToast(added ? t("toasts.addedToCart") : t("toasts.removedFromCart"));
     else showToast(added ? t("toasts.addedToWishlist") : t("toasts.removedFromWishlist"));
   };
+
+  if (isAdmin) return null;
 
   if (variant === "full") {
     const text = cart
