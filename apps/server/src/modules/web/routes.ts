@@ -1,4 +1,3 @@
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
@@ -7,6 +6,7 @@ import { toCents } from "@voltio/domain/money";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { AppDeps } from "../../app";
 import { categories, products } from "../../db/schema";
+import { compressFor } from "../../http/encoding";
 import { escapeXml } from "../../http/escape";
 import { getProduct, listGlobalSales } from "../catalog/service";
 import { bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
@@ -14,15 +14,6 @@ import { loadManifest, preloadTags, type Page } from "./preload";
 import { listingHead, pageHead, productHead, productNotFoundHead, type PageHead } from "./seo";
 import type { Shell } from "./shell";
 import { loadRenderer, requestLanguage } from "./ssr";
-
-/** Pages are rendered per request, so they are compressed per request (assets come precompressed). */
-function htmlEncoding(accept: string | undefined): "br" | "gzip" | null {
-  const offered = (accept ?? "").toLowerCase();
-  return /\bbr\b/.test(offered) ? "br" : /\bgzip\b/.test(offered) ? "gzip" : null;
-}
-
-const brotliHtml = (html: string) =>
-  brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
 
 interface PageReply {
   head: PageHead;
@@ -50,8 +41,9 @@ const SPA_ROUTES: RegExp[] = [
 ];
 
 /**
- * Serves the built SPA: hashed assets (precompressed .br/.gz) and, for every other non-/api path, the HTML
- * shell with the page's title and metadata filled in. Also /robots.txt and /sitemap.xml.
+ * Serves the built web app: hashed assets (precompressed .br/.gz) and, for every other non-/api path, the
+ * page with its title and metadata filled in: storefront pages rendered on the server (ssr.ts), the others
+ * as the shell the browser draws. Also /robots.txt and /sitemap.xml.
  */
 export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): FastifyPluginAsync {
   return async (app) => {
@@ -94,16 +86,15 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
           request.log.error({ err: error, url: request.url }, "server render failed");
         }
       }
-      const encoding = htmlEncoding(request.headers["accept-encoding"]);
+      // Pages are rendered per request, so they are compressed per request (assets come precompressed).
+      const { encoding, body } = compressFor(request.headers["accept-encoding"], html);
       if (encoding) reply.header("content-encoding", encoding);
       return reply
         .code(status)
         .header("cache-control", "no-cache")
         .header("vary", "Accept-Encoding, Cookie, Accept-Language")
         .type("text/html; charset=utf-8")
-        .send(
-          encoding === "br" ? brotliHtml(html) : encoding === "gzip" ? gzipSync(html, { level: 6 }) : html,
-        );
+        .send(body);
     };
 
     /** Storefront pages whose chunks and data the HTML starts loading (preload.ts). */
