@@ -23,34 +23,23 @@ export const lazyPages = {
 export type Pages = Record<keyof typeof lazyPages, ComponentType>;
 
 export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
-  const {
-    HomePage,
-    ProductListPage,
-    ProductPage,
-    AboutPage,
-    LoginPage,
-    ProfilePage,
-    PurchasesPage,
-    AdminPlaceholder,
-    NotFoundPage,
-  } = pages;
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route index element={<HomePage />} />
-        <Route path="products" element={<ProductListPage />} />
-        <Route path="product/:id" element={<ProductPage />} />
-        <Route path="profiles" element={<AboutPage />} />
-        <Route path="login" element={<LoginPage />} />
+        <Route index element={<pages.HomePage />} />
+        <Route path="products" element={<pages.ProductListPage />} />
+        <Route path="product/:id" element={<pages.ProductPage />} />
+        <Route path="profiles" element={<pages.AboutPage />} />
+        <Route path="login" element={<pages.LoginPage />} />
         <Route element={<RequireUser />}>
-          <Route path="user" element={<ProfilePage />} />
-          <Route path="purchases" element={<PurchasesPage />} />
+          <Route path="user" element={<pages.ProfilePage />} />
+          <Route path="purchases" element={<pages.PurchasesPage />} />
         </Route>
         <Route path="admin" element={<RequireAdmin />}>
-          <Route index element={<AdminPlaceholder />} />
-          <Route path="*" element={<AdminPlaceholder />} />
+          <Route index element={<pages.AdminPlaceholder />} />
+          <Route path="*" element={<pages.AdminPlaceholder />} />
         </Route>
-        <Route path="*" element={<NotFoundPage />} />
+        <Route path="*" element={<pages.NotFoundPage />} />
       </Route>
     </Routes>
   );

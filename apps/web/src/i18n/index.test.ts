@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { en } from "./en";
 import { es } from "./es";
-import { setLanguage, translate } from "./index";
+import { currentLanguage, setLanguage, startLanguage, translate } from "./index";
 
 describe("translate", () => {
   it("finds nested keys and fills placeholders", () => {
@@ -29,6 +29,17 @@ describe("translate", () => {
     );
     expect(document.documentElement.lang).toBe("es");
     expect(localStorage.getItem("lang")).toBe("es");
+    expect(document.cookie).toContain("lang=es");
     await setLanguage("en");
+  });
+
+  it("starts in the saved choice, and gives a choice saved before the lang cookie existed its cookie", async () => {
+    localStorage.setItem("lang", "es");
+    document.cookie = "lang=; path=/; max-age=0";
+    await startLanguage();
+    expect(currentLanguage()).toBe("es");
+    expect(document.cookie).toContain("lang=es");
+    await setLanguage("en");
+    localStorage.removeItem("lang");
   });
 });

@@ -6,8 +6,7 @@ import { en, type Messages } from "./en";
  * plurals chosen by Intl.PluralRules, English as the fallback. That is all the store's texts need, and
  * it keeps ~18 KB of gzipped library off every storefront page.
  */
-export const LANGUAGES = ["en", "es"] as const;
-export type Language = (typeof LANGUAGES)[number];
+export type Language = "en" | "es";
 export type Translate = (key: string, values?: Record<string, string | number>) => string;
 
 const dictionaries: Partial<Record<Language, Messages>> = { en };
@@ -20,28 +19,34 @@ async function loadDictionary(language: Language): Promise<void> {
   if (!dictionaries[language]) dictionaries[language] = (await import("./es")).es;
 }
 
-function savedLanguage(): Language {
+function savedLanguage(): Language | null {
   try {
     const saved = localStorage.getItem("lang");
-    if (saved === "en" || saved === "es") return saved;
-    return navigator.language.toLowerCase().startsWith("es") ? "es" : "en";
+    return saved === "en" || saved === "es" ? saved : null;
   } catch {
-    return "en";
+    return null;
   }
+}
+
+function saveLanguage(language: Language) {
+  localStorage.setItem("lang", language);
+  // The server renders pages in the language this cookie names (apps/server/src/modules/web/ssr.ts).
+  document.cookie = `lang=${language}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /** Before the first render: the visitor's language, with its texts loaded, so nobody sees English first. */
 export async function startLanguage(): Promise<void> {
-  const language = savedLanguage();
+  const saved = savedLanguage();
+  const language = saved ?? (navigator.language.toLowerCase().startsWith("es") ? "es" : "en");
+  // A choice saved before the server rendered pages has no cookie yet: the next page is rendered in it.
+  if (saved && !document.cookie.includes(`lang=${saved}`)) saveLanguage(saved);
   await loadDictionary(language);
   current = language;
 }
 
 export async function setLanguage(language: Language): Promise<void> {
   await loadDictionary(language);
-  localStorage.setItem("lang", language);
-  // The server renders pages in the language this cookie names (apps/server/src/modules/web/ssr.ts).
-  document.cookie = `lang=${language}; path=/; max-age=31536000; samesite=lax`;
+  saveLanguage(language);
   document.documentElement.lang = language;
   current = language;
   listeners.forEach((listener) => listener());
