@@ -25,6 +25,8 @@ test("a 10-card skeleton shows for 1.5 seconds after the categories load, then t
   await expect(page.getByTestId("listing-skeleton")).toBeVisible();
   await expect(cards(page)).toHaveCount(0);
   await page.clock.runFor(200);
+  // Past the 1.5 seconds, time flows again: React's own short timers before it reveals new content need it.
+  await page.clock.resume();
   await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
   await expect(cards(page)).toHaveCount(16);
 });
