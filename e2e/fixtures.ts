@@ -1,4 +1,4 @@
-import { test as base, type Page } from "@playwright/test";
+import { test as base, type Locator, type Page } from "@playwright/test";
 
 export { expect, type Page } from "@playwright/test";
 
@@ -29,3 +29,13 @@ export const test = base.extend({
     await use(page);
   },
 });
+
+/**
+ * Clicks and checks the toast that follows. The SPEC's toasts last 2 seconds, so the watch starts before
+ * the click: on a slow machine the click itself can take longer than the toast stays.
+ */
+export async function clickForToast(page: Page, target: Locator, text: string) {
+  const shown = page.getByText(text).waitFor({ state: "visible" });
+  await target.click();
+  await shown;
+}

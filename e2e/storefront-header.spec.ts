@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "./fixtures";
+import { clickForToast, expect, test, type Page } from "./fixtures";
 
 /** Journeys of the sticky header (SPEC.md §2 Header): search combobox, categories, previews, theme. */
 
@@ -171,10 +171,12 @@ test("the language switch turns the header, listing and toasts into Spanish", as
   await expect(page.getByRole("button", { name: "Categorías" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ingresar / Registrarse" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Filtros" }).first()).toBeAttached();
-  await page
-    .getByRole("article")
-    .first()
-    .getByRole("button", { name: /al carrito$/ })
-    .click();
-  await expect(page.getByText("¡Agregado al carrito!")).toBeVisible();
+  await clickForToast(
+    page,
+    page
+      .getByRole("article")
+      .first()
+      .getByRole("button", { name: /al carrito$/ }),
+    "¡Agregado al carrito!",
+  );
 });

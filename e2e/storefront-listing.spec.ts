@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "./fixtures";
+import { clickForToast, expect, test, type Page } from "./fixtures";
 
 /** Journeys of /products (SPEC.md §2 Product listing): filters in the URL, sort, pages, skeleton, toasts. */
 
@@ -140,20 +140,26 @@ test("cards carry the discount badge and toggle cart and wishlist with the SPEC'
   const mouse = cards(page).filter({ hasText: "Logitech M510 Wireless Computer Mouse" });
   // The demo's mouse sale runs every day: 100% off the third unit.
   await expect(mouse).toContainText("100% OFF on 3º unit");
-  await mouse.getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the cart" }).click();
-  await expect(page.getByText("Added to the cart !")).toBeVisible();
-  await mouse
-    .getByRole("button", { name: "Remove Logitech M510 Wireless Computer Mouse from the cart" })
-    .click();
-  await expect(page.getByText("Removed from the cart !")).toBeVisible();
-  await mouse
-    .getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the wishlist" })
-    .click();
-  await expect(page.getByText("Added to the wishlist !")).toBeVisible();
-  await mouse
-    .getByRole("button", { name: "Remove Logitech M510 Wireless Computer Mouse from the wishlist" })
-    .click();
-  await expect(page.getByText("Removed from wishlist !")).toBeVisible();
+  await clickForToast(
+    page,
+    mouse.getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the cart" }),
+    "Added to the cart !",
+  );
+  await clickForToast(
+    page,
+    mouse.getByRole("button", { name: "Remove Logitech M510 Wireless Computer Mouse from the cart" }),
+    "Removed from the cart !",
+  );
+  await clickForToast(
+    page,
+    mouse.getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the wishlist" }),
+    "Added to the wishlist !",
+  );
+  await clickForToast(
+    page,
+    mouse.getByRole("button", { name: "Remove Logitech M510 Wireless Computer Mouse from the wishlist" }),
+    "Removed from wishlist !",
+  );
   // Toasts sit bottom-left and close by themselves after 2 seconds.
   const toast = page.locator("[data-sonner-toaster]");
   await expect(toast).toHaveAttribute("data-x-position", "left");

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "./fixtures";
+import { clickForToast, expect, test, type Page } from "./fixtures";
 
 /** Journeys of /product/:id (SPEC.md §2 Product detail, §4 Adding and Buy, §9 stock). */
 
@@ -66,19 +66,19 @@ test("the description is a bullet list of its sentences, the last fragment dropp
 
 test("cart and wishlist buttons toggle, with the SPEC's texts and toasts", async ({ page }) => {
   await page.goto("/product/11");
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await expect(page.getByText("Added to the cart !")).toBeVisible();
+  await clickForToast(page, page.getByRole("button", { name: "Add to cart" }), "Added to the cart !");
   const added = page.getByRole("button", { name: "Added to the cart" });
   await expect(added).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("link", { name: "Shopping cart, 1 item" })).toBeVisible();
-  await added.click();
-  await expect(page.getByText("Removed from the cart !")).toBeVisible();
+  await clickForToast(page, added, "Removed from the cart !");
   await expect(page.getByRole("button", { name: "Add to cart" })).toBeVisible();
 
-  await page.getByRole("button", { name: "Add to wishlist" }).click();
-  await expect(page.getByText("Added to the wishlist !")).toBeVisible();
-  await page.getByRole("button", { name: "In your wishlist" }).click();
-  await expect(page.getByText("Removed from wishlist !")).toBeVisible();
+  await clickForToast(page, page.getByRole("button", { name: "Add to wishlist" }), "Added to the wishlist !");
+  await clickForToast(
+    page,
+    page.getByRole("button", { name: "In your wishlist" }),
+    "Removed from wishlist !",
+  );
 });
 
 test("guests pressing Buy get the login dialog, with a way to /login and a close button", async ({

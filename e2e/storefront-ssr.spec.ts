@@ -1,4 +1,6 @@
+// The plain test: these journeys hold the script back themselves (fixtures.ts would wait for hydration).
 import { expect, test, type Page } from "@playwright/test";
+import { clickForToast } from "./fixtures";
 
 /**
  * Storefront pages arrive rendered by the server and the browser hydrates them (ADR 0006): the content is
@@ -88,8 +90,7 @@ test("a product page hydrates into a working page: the cart toggle responds", as
   release();
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await expect(page.getByText("Added to the cart !")).toBeVisible();
+  await clickForToast(page, page.getByRole("button", { name: "Add to cart" }), "Added to the cart !");
   expect(await serverTitle!.evaluate((node) => node.isConnected)).toBe(true);
   expect(errors).toEqual([]);
 });
