@@ -69,6 +69,7 @@ export interface CatalogReference {
   categoryNames: Map<number, string>;
   salesByProduct: Map<number, SaleTerms[]>;
   salesByCategory: Map<number, SaleTerms[]>;
+  /** Sales tied to no product and no category apply to the whole store. */
   globalSales: SaleTerms[];
 }
 
@@ -176,11 +177,6 @@ async function productRows(db: Db, ids: number[]): Promise<ProductRow[]> {
   const rows = await db.select(productRowColumns).from(products).where(inArray(products.id, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** Sales tied to no product and no category apply to the whole store. */
-export async function listGlobalSales(db: Db): Promise<SaleTerms[]> {
-  return (await loadReference(db)).globalSales;
 }
 
 /** A prepared statement's name: one per distinct SQL text, so values vary but the plan is reused. */

@@ -1,6 +1,6 @@
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, isNull, sql } from "drizzle-orm";
 import { bestSale, discountedUnitCents } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import { weekdayIn } from "@voltio/domain/weekday";
@@ -8,7 +8,7 @@ import type { AppDeps } from "../../app";
 import { categories, products } from "../../db/schema";
 import { compressFor } from "../../http/encoding";
 import { escapeXml } from "../../http/escape";
-import { getProduct, listGlobalSales } from "../catalog/service";
+import { catalogReference, getProduct } from "../catalog/service";
 import { bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
 import { loadManifest, preloadTags, type Page } from "./preload";
 import { listingHead, pageHead, productHead, productNotFoundHead, type PageHead } from "./seo";
@@ -135,14 +135,13 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
       const query = request.query as Record<string, string | undefined>;
       const categoryId = Number(query.categoryId);
       const offset = Number(query.offset);
-      const [category] =
-        Number.isInteger(categoryId) && categoryId > 0 && categoryId <= 2_147_483_647
-          ? await db.select({ name: categories.name }).from(categories).where(eq(categories.id, categoryId))
-          : [];
+      // The catalogue's cached snapshot of categories: a page view costs no query of its own for the name.
+      const { categoryNames } = await catalogReference(db, catalogCache.reference);
+      const categoryName = categoryNames.get(categoryId);
       const head = listingHead(
         {
-          categoryId: category ? categoryId : undefined,
-          categoryName: category?.name,
+          categoryId: categoryName ? categoryId : undefined,
+          categoryName,
           offset: Number.isInteger(offset) ? offset : undefined,
           search: query.search?.trim() || undefined,
         },
@@ -163,7 +162,8 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
         return sendPage(request, reply, { head, status: 404, page: "product", replies: SHARED_REPLIES });
       }
       // The structured price is the one the page shows: today's sale on every unit included.
-      const sale = bestSale(product.sales, await listGlobalSales(db), weekdayIn(config.storeTimeZone));
+      const { globalSales } = await catalogReference(db, catalogCache.reference);
+      const sale = bestSale(product.sales, globalSales, weekdayIn(config.storeTimeZone));
       const priceCents =
         sale && sale.productAmount === 0
           ? discountedUnitCents(toCents(product.price), sale)

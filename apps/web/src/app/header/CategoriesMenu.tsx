@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ChevronDown, LayoutGrid } from "lucide-react";
 import { useCategories } from "@/api/catalog";
+import { categoryListingPath } from "@/app/paths";
 
 /**
  * The Categories dropdown as a disclosure of links: a button that shows and hides a list of links to
@@ -79,7 +80,7 @@ export function CategoriesMenu() {
             <li key={category.id}>
               <Link
                 data-menu-link
-                to={`/products?categoryId=${category.id}&offset=1`}
+                to={categoryListingPath(category.id)}
                 onClick={() => setOpen(false)}
                 className="flex items-center gap-3 rounded-xl px-2 py-2 text-sm text-ink hover:bg-accent-soft focus-visible:bg-accent-soft focus-visible:outline-2 focus-visible:outline-accent"
               >

@@ -10,6 +10,7 @@ import { useStoreInfo } from "@/api/store";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { pricingOf, usd } from "@/components/ui/pricing";
 import { SEARCH_DEBOUNCE_MS } from "../timings";
+import { categoryListingPath } from "@/app/paths";
 
 /** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */
 export function suggestsFor(text: string): boolean {
@@ -80,7 +81,7 @@ export function SearchBox() {
   const choose = (option: Option) => {
     close();
     setText("");
-    if (option.kind === "category") void navigate(`/products?categoryId=${option.id}&offset=1`);
+    if (option.kind === "category") void navigate(categoryListingPath(option.id));
     else void navigate(`/product/${option.id}`);
   };
 

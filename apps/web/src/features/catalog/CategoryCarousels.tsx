@@ -10,6 +10,7 @@ import { ProductCardSkeleton, Skeleton } from "@/components/ui/Skeleton";
 import { useWindowWidth } from "@/components/use-window-width";
 import type { CarouselPick } from "./carousel-categories";
 import { homeCarouselPerView } from "./per-view";
+import { categoryListingPath } from "@/app/paths";
 
 interface CategoryCarouselsProps {
   picks: CarouselPick<Product>[] | undefined;
@@ -63,7 +64,7 @@ export function CategoryCarousels({
                 {name}
               </h2>
               <Link
-                to={`/products?categoryId=${pick.categoryId}&offset=1`}
+                to={categoryListingPath(pick.categoryId)}
                 className="inline-flex shrink-0 items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
               >
                 {t("home.seeAll")}

@@ -11,6 +11,7 @@ import { useElapsedSince } from "@/components/use-delay";
 import { pickCarouselCategories } from "./carousel-categories";
 import { CategoryCarousels } from "./CategoryCarousels";
 import { SalesBanner } from "./SalesBanner";
+import { categoryListingPath } from "@/app/paths";
 
 /** A carousel needs a few pages of cards, not the whole category: the count decides whether it shows. */
 const CAROUSEL_PRODUCTS = 12;
@@ -61,7 +62,7 @@ export function HomePage() {
             {categories.data.map((category) => (
               <li key={category.id} className="snap-start">
                 <Link
-                  to={`/products?categoryId=${category.id}&offset=1`}
+                  to={categoryListingPath(category.id)}
                   className="flex w-28 flex-col items-center gap-2 lg:w-full rounded-2xl border border-line bg-card p-3 text-center text-xs font-medium text-ink shadow-sm transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
                 >
                   <img

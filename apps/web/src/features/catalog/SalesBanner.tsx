@@ -7,6 +7,7 @@ import { saleLabel } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
 import { BANNER_INTERVAL_MS } from "@/app/timings";
 import { Skeleton } from "@/components/ui/Skeleton";
+import { categoryListingPath } from "@/app/paths";
 
 /** SPEC.md §9: the banner shows 4 slides. */
 export const BANNER_SLIDES = 4;
@@ -14,7 +15,7 @@ export const BANNER_SLIDES = 4;
 /** Where a sale's slide leads: its product, its category, or the whole catalogue for a global sale. */
 export function saleTarget(sale: Pick<Sale, "products" | "categories">): string {
   if (sale.products.length === 1) return `/product/${sale.products[0]!.id}`;
-  if (sale.categories.length > 0) return `/products?categoryId=${sale.categories[0]!.id}&offset=1`;
+  if (sale.categories.length > 0) return categoryListingPath(sale.categories[0]!.id);
   return "/products?offset=1";
 }
 

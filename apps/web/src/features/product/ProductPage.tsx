@@ -16,6 +16,7 @@ import { ImageSlider } from "./ImageSlider";
 import { RelatedProducts } from "./RelatedProducts";
 import { ReviewsSection } from "./ReviewsSection";
 import { StockText } from "./StockText";
+import { categoryListingPath } from "@/app/paths";
 
 function ProductSkeleton() {
   return (
@@ -72,7 +73,7 @@ export function ProductPage() {
             {product.categories.map((category) => (
               <li key={category.id}>
                 <Link
-                  to={`/products?categoryId=${category.id}&offset=1`}
+                  to={categoryListingPath(category.id)}
                   className="inline-block rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold text-accent-strong transition hover:bg-accent hover:text-on-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
                 >
                   {category.name}
