@@ -3,17 +3,15 @@ import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
-import { HttpError, TokenExpiredError } from "./http/errors";
-import { CatalogCache } from "./http/catalog-cache";
+import { guardRoutes, type Identify } from "./http/access";
+import { handleError } from "./http/error-handler";
+import { refuseAmbiguousInput } from "./http/input-rules";
+import { readCaller } from "./modules/auth/access-token";
 import { authRoutes } from "./modules/auth/routes";
+import { CatalogCache } from "./modules/catalog/cache";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
@@ -21,13 +19,6 @@ import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
 import { userRoutes } from "./modules/users/routes";
 import { webRoutes } from "./modules/web/routes";
 import { loadShell } from "./modules/web/shell";
-
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  /** Anonymous catalogue replies and filter counts; cleared whenever a product, category or sale changes. */
-  catalogCache: CatalogCache;
-}
 
 export type App = FastifyInstance;
 
@@ -46,31 +37,10 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   // Replies are typed at compile time by the same zod schemas; re-validating every reply would only cost time.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.setErrorHandler((error, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = error.validation.map((issue) => ({
-        field:
-          issue.instancePath.replace(/^\//, "").replaceAll("/", ".") || String(issue.params?.issue ?? "body"),
-        reason: issue.message ?? "is invalid",
-      }));
-      const first = details[0];
-      return reply
-        .code(400)
-        .send({ error: first ? `${first.field}: ${first.reason}` : "Invalid request", details });
-    }
-    if (error instanceof TokenExpiredError) {
-      return reply.code(403).send({ error: { name: "TokenExpiredError", message: error.message } });
-    }
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ error: error.message, details: error.details });
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ error: (error as Error).message });
-    }
-    request.log.error(error);
-    return reply.code(500).send({ error: "Internal Server Error" });
-  });
+  app.setErrorHandler(handleError);
+  refuseAmbiguousInput(app);
+  const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);
+  guardRoutes(app, identify);
 
   const shell = loadShell(config.webDist);
   // 'Login with Google' loads Google's sign-in script and frame, only when it is configured.
@@ -102,33 +72,25 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 
-  const deps: AppDeps = {
-    config,
-    db,
-    catalogCache: new CatalogCache({
-      replyTtlSeconds: config.catalogCacheTtlSeconds,
-      countTtlSeconds: config.catalogCountCacheTtlSeconds,
-    }),
-  };
+  // Each module gets only what it needs: no module imports the app, so nothing depends in a circle.
+  const catalogCache = new CatalogCache({
+    replyTtlSeconds: config.catalogCacheTtlSeconds,
+    countTtlSeconds: config.catalogCountCacheTtlSeconds,
+  });
   await app.register(
     async (api) => {
-      await api.register(catalogRoutes(deps));
-      await api.register(authRoutes(deps));
-      await api.register(userRoutes(deps));
-      await api.register(uploadRoutes(deps));
-      await api.register(newsletterRoutes(deps));
+      await api.register(
+        catalogRoutes({ db, cache: catalogCache, identify, storeTimeZone: config.storeTimeZone }),
+      );
+      await api.register(authRoutes({ db, config }));
+      await api.register(userRoutes({ db, config }));
+      await api.register(uploadRoutes({ config }));
+      await api.register(newsletterRoutes({ db, config }));
     },
     { prefix: "/api" },
   );
   await app.register(illustrationRoutes());
-  await app.register(uploadedFileRoutes(deps));
-  await app.register(webRoutes(deps, shell));
+  await app.register(uploadedFileRoutes({ config }));
+  await app.register(webRoutes({ db, config, catalogCache }, shell));
   return app;
-}
-
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /** Keeps a GET reply out of the anonymous catalogue cache. */
-    noCache?: boolean;
-  }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ACCOUNT_MESSAGES } from "./account-messages";
+import { idSchema, PRINTABLE } from "./http";
 
 /**
  * Accounts (SPEC.md §5, DESIGN.md §5): the rules of the register, address and password forms with the texts
@@ -8,10 +9,6 @@ import { ACCOUNT_MESSAGES } from "./account-messages";
  */
 
 const m = ACCOUNT_MESSAGES;
-
-/** Control characters (a NUL byte can't even be stored in PostgreSQL text) have no place in a name or address. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for passphrases and password managers (ASVS 2.1.2), short enough to keep scrypt cheap to refuse. */
@@ -136,7 +133,7 @@ export type AddressValues = z.output<typeof addressInputSchema>;
 
 /** The `direction` of PUT /user: an address of the caller's, by id, with the fields that change. */
 export const addressUpdateSchema = z.object({
-  id: z.number().int().positive().max(2_147_483_647),
+  id: idSchema,
   city: addressFields.city.optional(),
   street: addressFields.street.optional(),
   streetNumber: streetNumberSchema.optional(),
@@ -241,12 +238,9 @@ export type User = z.infer<typeof userSchema>;
 export const userSummarySchema = userSchema.omit({ directions: true }).extend({ createdAt: z.string() });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
-const userIdSchema = z.number().int().positive().max(2_147_483_647);
 /** PUT /user/admin: sets the role, or toggles it when `rol` is left out. */
-export const roleChangeSchema = z.object({ id: userIdSchema, rol: z.enum(ROLES).optional() });
-export const userDeleteSchema = z.object({ id: userIdSchema });
-
-export const messageReplySchema = z.object({ msg: z.string() });
+export const roleChangeSchema = z.object({ id: idSchema, rol: z.enum(ROLES).optional() });
+export const userDeleteSchema = z.object({ id: idSchema });
 
 /** POST /uploads. */
 export const uploadReplySchema = z.object({ secure_url: z.string() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema, integerInput, lineSchema, numberInput, queryBooleanSchema } from "./http";
 import { SALE_DAYS } from "./weekday";
 
 /** Schemas of the catalogue API (DESIGN.md §5): the server validates with them, the web client types with them. */
@@ -7,28 +8,31 @@ export const PRODUCTS_DEFAULT_LIMIT = 16;
 export const PRODUCTS_MAX_LIMIT = 1000;
 export const SEARCH_MAX_LENGTH = 100;
 
-const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
-const money = z.coerce.number().min(0).max(10_000_000);
+const money = numberInput(
+  z
+    .number({ error: "must be a number" })
+    .min(0, "must be at least 0")
+    .max(10_000_000, "must be at most 10000000"),
+);
+const searchSchema = lineSchema(SEARCH_MAX_LENGTH);
 
 export const productListQuerySchema = z
   .object({
-    search: z.string().trim().max(SEARCH_MAX_LENGTH).optional(),
-    categoryId: z.coerce.number().int().positive().optional(),
-    offset: z.coerce.number().int().min(1).max(1_000_000).default(1),
-    limit: z.coerce.number().int().min(1).max(PRODUCTS_MAX_LIMIT).default(PRODUCTS_DEFAULT_LIMIT),
+    search: searchSchema.optional(),
+    categoryId: idSchema.optional(),
+    offset: integerInput(1, 1_000_000).default(1),
+    limit: integerInput(1, PRODUCTS_MAX_LIMIT).default(PRODUCTS_DEFAULT_LIMIT),
     minPrice: money.optional(),
     maxPrice: money.optional(),
-    freeShipping: queryBoolean.optional(),
-    order: z.enum(["ASC", "DESC"]).optional(),
-    includeOutOfStock: queryBoolean.optional(),
+    freeShipping: queryBooleanSchema.optional(),
+    order: z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }).optional(),
+    includeOutOfStock: queryBooleanSchema.optional(),
   })
   .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
     path: ["maxPrice"],
     message: "maxPrice must be greater than or equal to minPrice",
   });
 export type ProductListQuery = z.infer<typeof productListQuerySchema>;
-
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const saleTermsSchema = z.object({
   id: z.number().int(),
@@ -64,7 +68,7 @@ export const productListSchema = z.object({
 });
 export type ProductList = z.infer<typeof productListSchema>;
 
-export const categoryQuerySchema = z.object({ search: z.string().trim().max(SEARCH_MAX_LENGTH).optional() });
+export const categoryQuerySchema = z.object({ search: searchSchema.optional() });
 export const categorySchema = z.object({ id: z.number().int(), name: z.string(), image: z.string() });
 export type Category = z.infer<typeof categorySchema>;
 
@@ -72,7 +76,7 @@ export const networksSchema = z.object({ facebook: z.string(), twitter: z.string
 export type Networks = z.infer<typeof networksSchema>;
 
 export const saleQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(PRODUCTS_MAX_LIMIT).optional(),
+  limit: integerInput(1, PRODUCTS_MAX_LIMIT).optional(),
 });
 export const saleSchema = saleTermsSchema.extend({
   description: z.string(),
@@ -81,11 +85,6 @@ export const saleSchema = saleTermsSchema.extend({
   products: z.array(z.object({ id: z.number().int(), title: z.string() })),
 });
 export type Sale = z.infer<typeof saleSchema>;
-
-export const errorSchema = z.object({
-  error: z.string(),
-  details: z.array(z.object({ field: z.string(), reason: z.string() })).optional(),
-});
 
 /** What the storefront needs to price like the server: the store's weekday decides which sales run. */
 export const storeInfoSchema = z.object({

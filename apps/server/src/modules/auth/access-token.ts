@@ -1,9 +1,10 @@
 import { SignJWT, jwtVerify, errors } from "jose";
 import type { FastifyRequest } from "fastify";
 import { eq, and, isNull } from "drizzle-orm";
+import { idSchema } from "@voltio/domain/http";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
-import { HttpError, TokenExpiredError } from "../../http/errors";
+import { AccessTokenExpired, NotSignedIn } from "../../errors";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = "voltio";
@@ -48,15 +49,18 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
     subject = payload.sub;
     if (typeof payload.sid === "string") sessionId = payload.sid;
   } catch (error) {
-    if (error instanceof errors.JWTExpired) throw new TokenExpiredError();
-    throw new HttpError(401, "Invalid token");
+    if (error instanceof errors.JWTExpired) throw new AccessTokenExpired();
+    throw new NotSignedIn("Invalid token");
   }
-  const id = Number(subject);
-  if (!Number.isInteger(id)) throw new HttpError(401, "Invalid token");
+  // A signed token can still carry a subject no account can have (our secret signed it, but it is old or
+  // hand-made): it is an invalid token, not a database error.
+  const parsed = idSchema.safeParse(subject);
+  if (!parsed.success) throw new NotSignedIn("Invalid token");
+  const id = parsed.data;
   const [user] = await db
     .select({ id: users.id, rol: users.rol })
     .from(users)
     .where(and(eq(users.id, id), isNull(users.deletedAt)));
-  if (!user) throw new HttpError(401, "Invalid token");
+  if (!user) throw new NotSignedIn("Invalid token");
   return sessionId ? { ...user, sessionId } : user;
 }

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import type { Config } from "../../config";
-import { HttpError } from "../../http/errors";
+import { NotSignedIn } from "../../errors";
 
 export interface GoogleIdentity {
   email: string;
@@ -34,11 +34,11 @@ export function googleVerifier(config: Config): GoogleVerifier | null {
         requiredClaims: ["exp", "iat", "sub"],
       }));
     } catch {
-      throw new HttpError(401, "Invalid Google token");
+      throw new NotSignedIn("Invalid Google token");
     }
     const email = typeof payload.email === "string" ? payload.email.trim() : "";
     if (!email || payload.email_verified !== true) {
-      throw new HttpError(401, "Invalid Google token: the e-mail is not verified");
+      throw new NotSignedIn("Invalid Google token: the e-mail is not verified");
     }
     const text = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 50) : "");
     const picture =

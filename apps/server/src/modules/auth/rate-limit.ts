@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { normalizeIP } from "@fastify/rate-limit";
 import type { Config } from "../../config";
-import { HttpError } from "../../http/errors";
+import { TooManyAttempts } from "../../errors";
 
 type Check = ReturnType<FastifyInstance["createRateLimit"]>;
 
@@ -19,7 +19,7 @@ export class AuthRateLimit {
   private readonly byIp: Check;
   private readonly byEmail: Check;
 
-  constructor(app: FastifyInstance, config: Config, name: string) {
+  constructor(app: FastifyInstance, config: Pick<Config, "authRateLimit">, name: string) {
     const { windowSeconds, perIp, perEmail } = config.authRateLimit;
     this.byIp = app.createRateLimit({
       max: perIp,
@@ -48,6 +48,5 @@ export class AuthRateLimit {
 function refuseIfExceeded(reply: FastifyReply, limit: Awaited<ReturnType<Check>>) {
   if (limit.isAllowed || !limit.isExceeded) return;
   reply.log.warn({ event: "rate-limited", key: limit.key }, "too many attempts");
-  reply.header("retry-after", String(Math.max(1, limit.ttlInSeconds)));
-  throw new HttpError(429, "Too many attempts, try again later");
+  throw new TooManyAttempts("Too many attempts, try again later", Math.max(1, limit.ttlInSeconds));
 }

@@ -6,13 +6,13 @@ import {
   googleLoginSchema,
   loginReplySchema,
   loginSchema,
-  messageReplySchema,
   refreshReplySchema,
   refreshTokenBodySchema,
 } from "@voltio/domain/account";
-import { errorSchema } from "@voltio/domain/catalog";
-import type { AppDeps } from "../../app";
-import { HttpError } from "../../http/errors";
+import { errorSchema, messageReplySchema } from "@voltio/domain/http";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import { NotFound, NotSignedIn } from "../../errors";
 import { googleVerifier } from "./google";
 import { dummyPasswordHash } from "./password";
 import { AuthRateLimit } from "./rate-limit";
@@ -22,7 +22,13 @@ import { endSession, rotateSession } from "./sessions";
 const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
 
 /** Signing in and out (SPEC.md §4 Login, Logout, Token refresh; DESIGN.md §5 Users). */
-export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
+export interface AuthRoutesDeps {
+  db: Db;
+  /** Token lifetimes and secret, session limits, sign-in rate limits and Google sign-in. */
+  config: Config;
+}
+
+export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Computed once now, so the first login of a missing e-mail costs no more than any other.
     await dummyPasswordHash();
@@ -41,6 +47,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.get(
       "/auth/options",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "Which sign-in methods the store offers ('Login with Google' needs GOOGLE_CLIENT_ID)",
@@ -53,6 +60,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/user/email",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "Login step 1: does an account use this e-mail, and is it a Google account?",
@@ -70,6 +78,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/user/login",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "Log in with e-mail and password; a wrong one answers 401 with 'incorrect' in the error",
@@ -86,7 +95,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
           request.log.info({ event: "login" }, "login");
           return { msg: "Logged in", ...tokens };
         } catch (error) {
-          if (error instanceof HttpError && error.statusCode === 401) {
+          if (error instanceof NotSignedIn) {
             // Every failed sign-in is logged, never with the password (ASVS 7.1.1, 7.2.1).
             request.log.warn({ event: "login.failed" }, "login failed");
             await limits.login.hitEmail(request, reply);
@@ -99,6 +108,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/google/login",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "Log in (or sign up) with a Google ID token",
@@ -107,7 +117,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        if (!verifyGoogle) throw new HttpError(404, "Google sign-in is not configured");
+        if (!verifyGoogle) throw new NotFound("Google sign-in is not configured");
         await limits.google.hitIp(request, reply);
         const tokens = await googleLogin(db, config, verifyGoogle, request.body.tokenId);
         return { msg: "Logged in", ...tokens };
@@ -117,6 +127,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/user/token",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "A new access token for a refresh token, which is replaced by a new one (use each once)",
@@ -133,6 +144,7 @@ export function authRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.delete(
       "/user/token",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "Log out: the login of this refresh token ends",

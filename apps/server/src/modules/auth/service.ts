@@ -3,7 +3,7 @@ import type { EmailCheckReply } from "@voltio/domain/account";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
-import { HttpError } from "../../http/errors";
+import { Conflict, NotSignedIn } from "../../errors";
 import type { GoogleVerifier } from "./google";
 import { dummyPasswordHash, verifyPassword } from "./password";
 import { startSession, type SessionTokens } from "./sessions";
@@ -40,7 +40,7 @@ export async function login(db: Db, config: Config, email: string, password: str
   const user = await findUserByEmail(db, email);
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(password, hash);
-  if (!user || !user.passwordHash || !matches) throw new HttpError(401, LOGIN_FAILED);
+  if (!user || !user.passwordHash || !matches) throw new NotSignedIn(LOGIN_FAILED);
   return startSession(db, config, user.id);
 }
 
@@ -57,7 +57,7 @@ export async function googleLogin(
   const identity = await verify(idToken);
   const existing = await findUserByEmail(db, identity.email);
   if (existing && !existing.googleUser) {
-    throw new HttpError(409, "This e-mail signs in with a password");
+    throw new Conflict("This e-mail signs in with a password");
   }
   let userId = existing?.id;
   if (userId === undefined) {
@@ -75,7 +75,7 @@ export async function googleLogin(
       .returning({ id: users.id });
     // Two first sign-ins at once: the other one created the account.
     userId = created?.id ?? (await findUserByEmail(db, identity.email))?.id;
-    if (userId === undefined) throw new HttpError(409, "This e-mail signs in with a password");
+    if (userId === undefined) throw new Conflict("This e-mail signs in with a password");
   }
   return startSession(db, config, userId);
 }

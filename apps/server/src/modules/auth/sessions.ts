@@ -4,7 +4,7 @@ import { and, eq, isNull, min, ne } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { refreshTokens, users } from "../../db/schema";
-import { HttpError } from "../../http/errors";
+import { NotSignedIn } from "../../errors";
 import { signAccessToken } from "./access-token";
 
 /**
@@ -22,7 +22,7 @@ export interface SessionTokens {
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const newToken = () => randomBytes(32).toString("base64url");
 
-const invalid = () => new HttpError(401, "Invalid refresh token");
+const invalid = () => new NotSignedIn("Invalid refresh token");
 
 export async function startSession(db: Db, config: Config, userId: number): Promise<SessionTokens> {
   const familyId = randomUUID();

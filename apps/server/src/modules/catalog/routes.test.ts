@@ -118,17 +118,55 @@ describe("GET /api/products", () => {
     expect(body.details[0].reason.length).toBeGreaterThan(3);
   });
 
-  it("caches anonymous replies until the catalogue changes", async () => {
+  it.each([
+    ["?categoryId=2147483648", "categoryId"],
+    ["?categoryId=99999999999999999999", "categoryId"],
+    ["?categoryId=0x10", "categoryId"],
+    ["?limit=1e1", "limit"],
+    ["?limit=", "limit"],
+    ["?minPrice=%20", "minPrice"],
+    ["?search=a&search=b", "search"],
+    ["?search=%00", "search"],
+    ["?search=ok&x%00=1", "x\u0000"],
+  ])("%s → 400 naming %s, never a database error", async (query, field) => {
+    const reply = await t.app.inject({ url: `/api/products${query}` });
+    expect(reply.statusCode, reply.body).toBe(400);
+    expect(reply.json().details[0].field).toBe(field);
+  });
+
+  it("accepts numbers as a form types them", async () => {
+    const reply = await t.app.inject({
+      url: "/api/products?minPrice=31.50&maxPrice=100&limit=7&categoryId=16",
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json().products.length).toBeLessThanOrEqual(7);
+  });
+
+  it("caches replies by the parsed question, not the URL", async () => {
     const first = await t.app.inject({ url: "/api/products?limit=2&offset=7" });
-    const second = await t.app.inject({ url: "/api/products?limit=2&offset=7" });
+    const second = await t.app.inject({ url: "/api/products?offset=7&limit=2" });
     expect(first.headers["x-cache"]).toBe("miss");
     expect(second.headers["x-cache"]).toBe("hit");
     expect(second.body).toBe(first.body);
-    const admin = await t.app.inject({
-      url: "/api/products?includeOutOfStock=true",
-      headers: await t.bearer(1),
-    });
-    expect(admin.headers["x-cache"]).toBeUndefined();
+    // Unknown parameters and other spellings of the same values find the same entry: they add none.
+    for (const junk of ["&junk=1", `&x=${"y".repeat(500)}`, "&offset2=7", "&limit=02"]) {
+      const reply = await t.app.inject({ url: `/api/products?limit=2&offset=7${junk}` });
+      if (junk === "&limit=02") expect(reply.statusCode).toBe(400);
+      else expect(reply.headers["x-cache"], junk).toBe("hit");
+    }
+  });
+
+  it("never serves the admin's listing of out-of-stock products to anyone else", async () => {
+    const url = "/api/products?categoryId=6&includeOutOfStock=%74rue&limit=50";
+    const admin = await t.app.inject({ url, headers: await t.bearer(1) });
+    expect(admin.json().products.map((p: { id: number }) => p.id)).toContain(16);
+    for (const headers of [{}, await t.bearer(2)]) {
+      for (const spelling of [url, url.replace("%74rue", "true")]) {
+        const reply = await t.app.inject({ url: spelling, headers });
+        expect(reply.statusCode).toBe(200);
+        expect(reply.json().products.map((p: { id: number }) => p.id)).not.toContain(16);
+      }
+    }
   });
 });
 

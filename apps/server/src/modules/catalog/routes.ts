@@ -1,11 +1,9 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   categoryQuerySchema,
   categorySchema,
-  errorSchema,
-  idParamSchema,
   networksSchema,
   productListQuerySchema,
   productListSchema,
@@ -14,45 +12,50 @@ import {
   saleSchema,
   storeInfoSchema,
 } from "@voltio/domain/catalog";
-import type { AppDeps } from "../../app";
-import { notFound } from "../../http/errors";
-import { readCaller } from "../auth/access-token";
+import { errorSchema, idParamSchema } from "@voltio/domain/http";
 import { weekdayIn } from "@voltio/domain/weekday";
+import type { Db } from "../../db/client";
+import { NotFound } from "../../errors";
+import type { Identify } from "../../http/access";
+import { replyKey, type CatalogCache } from "./cache";
 import { getNetworks, getProduct, listCategories, listProducts, listSales } from "./service";
 
-/** The read side of the catalogue (DESIGN.md §5). Anonymous replies are cached until the catalogue changes. */
-export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPluginAsyncZod {
+export interface CatalogRoutesDeps {
+  db: Db;
+  cache: CatalogCache;
+  /** Only the admin's listing with out-of-stock products looks at who is asking. */
+  identify: Identify;
+  storeTimeZone: string;
+}
+
+/** The read side of the catalogue (DESIGN.md §5). Replies are cached until the catalogue changes. */
+export function catalogRoutes({
+  db,
+  cache,
+  identify,
+  storeTimeZone,
+}: CatalogRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const cacheable = (request: FastifyRequest) =>
-      catalogCache.replies.enabled &&
-      request.method === "GET" &&
-      !request.routeOptions.config.noCache &&
-      !request.url.includes("includeOutOfStock=true");
-    // A cached reply is the same JSON for every caller; only admin-only variants skip the cache.
-    app.addHook("onRequest", async (request, reply) => {
-      if (!cacheable(request)) return;
-      const body = catalogCache.replies.get(request.url);
-      if (body !== undefined) {
-        return reply.header("x-cache", "hit").type("application/json; charset=utf-8").send(body);
-      }
-    });
-    app.addHook("onSend", async (request, reply, payload) => {
-      if (
-        request.method === "GET" &&
-        reply.statusCode === 200 &&
-        typeof payload === "string" &&
-        reply.getHeader("x-cache") === undefined &&
-        cacheable(request)
-      ) {
-        catalogCache.replies.set(request.url, payload);
+    /**
+     * Sends the cached JSON for this key, or computes, caches and sends it. Keys come from the parsed
+     * input (cache.ts replyKey), so the cache holds one entry per distinct question, whatever the URL said.
+     */
+    const cached = async (reply: FastifyReply, key: string, compute: () => Promise<unknown>) => {
+      const hit = cache.replies.get(key);
+      reply.type("application/json; charset=utf-8");
+      if (hit !== undefined) return reply.header("x-cache", "hit").send(hit);
+      const body = JSON.stringify(await compute());
+      if (cache.replies.enabled) {
+        cache.replies.set(key, body);
         reply.header("x-cache", "miss");
       }
-      return payload;
-    });
+      return reply.send(body);
+    };
 
     app.get(
       "/products",
       {
+        config: { access: "public" },
         schema: {
           tags: ["catalogue"],
           summary: "List products: search, filter, sort and page",
@@ -60,23 +63,21 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
           response: { 200: productListSchema, 400: errorSchema },
         },
       },
-      async (request) => {
-        let includeOutOfStock = false;
-        if (request.query.includeOutOfStock) {
-          const caller = await readCaller(request, db, config.jwtSecret);
-          includeOutOfStock = caller?.rol === "admin";
-        }
-        return listProducts(db, request.query, {
-          includeOutOfStock,
-          counts: catalogCache.counts,
-          reference: catalogCache.reference,
-        });
+      async (request, reply) => {
+        // Out-of-stock products are for admins only; anyone else asking gets the public listing.
+        const includeOutOfStock =
+          request.query.includeOutOfStock === true && (await identify(request))?.rol === "admin";
+        const query = { ...request.query, includeOutOfStock };
+        return cached(reply, replyKey("products", includeOutOfStock ? "admin" : "public", query), () =>
+          listProducts(db, query, { includeOutOfStock, counts: cache.counts, reference: cache.reference }),
+        );
       },
     );
 
     app.get(
       "/products/:id",
       {
+        config: { access: "public" },
         schema: {
           tags: ["catalogue"],
           summary: "One product, also when out of stock",
@@ -84,16 +85,18 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
           response: { 200: productSchema, 400: errorSchema, 404: errorSchema },
         },
       },
-      async (request) => {
-        const product = await getProduct(db, request.params.id, catalogCache.reference);
-        if (!product) throw notFound("Product Not Found!");
-        return product;
-      },
+      async (request, reply) =>
+        cached(reply, replyKey("product", "public", request.params), async () => {
+          const product = await getProduct(db, request.params.id, cache.reference);
+          if (!product) throw new NotFound("Product Not Found!");
+          return product;
+        }),
     );
 
     app.get(
       "/categories",
       {
+        config: { access: "public" },
         schema: {
           tags: ["catalogue"],
           summary: "Categories, optionally filtered by name",
@@ -101,43 +104,48 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
           response: { 200: z.array(categorySchema), 400: errorSchema },
         },
       },
-      async (request) => listCategories(db, request.query.search),
+      async (request, reply) =>
+        cached(reply, replyKey("categories", "public", request.query), () =>
+          listCategories(db, request.query.search),
+        ),
     );
 
     app.get(
       "/networks",
       {
+        config: { access: "public" },
         schema: {
           tags: ["catalogue"],
           summary: "The store's social links",
           response: { 200: z.array(networksSchema) },
         },
       },
-      async () => getNetworks(db),
+      async (_request, reply) => cached(reply, replyKey("networks", "public", {}), () => getNetworks(db)),
     );
 
     app.get(
       "/store",
       {
+        config: { access: "public" },
         schema: {
           tags: ["catalogue"],
           summary: "The store's currency, time zone and today's weekday there (which sales run)",
           response: { 200: storeInfoSchema },
         },
-        // Not cached: the weekday changes at the store's midnight.
-        config: { noCache: true },
       },
+      // Not cached: the weekday changes at the store's midnight.
       async () => ({
         name: "Voltio",
         currency: "USD" as const,
-        timeZone: config.storeTimeZone,
-        today: weekdayIn(config.storeTimeZone),
+        timeZone: storeTimeZone,
+        today: weekdayIn(storeTimeZone),
       }),
     );
 
     app.get(
       "/sale",
       {
+        config: { access: "public" },
         schema: {
           tags: ["catalogue"],
           summary: "Sales with their categories and products",
@@ -145,7 +153,8 @@ export function catalogRoutes({ db, config, catalogCache }: AppDeps): FastifyPlu
           response: { 200: z.array(saleSchema), 400: errorSchema },
         },
       },
-      async (request) => listSales(db, request.query.limit),
+      async (request, reply) =>
+        cached(reply, replyKey("sales", "public", request.query), () => listSales(db, request.query.limit)),
     );
   };
 }

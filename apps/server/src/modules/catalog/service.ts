@@ -11,7 +11,7 @@ import type {
 import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import type { Db } from "../../db/client";
-import type { TtlCache } from "../../http/catalog-cache";
+import type { TtlCache } from "./cache";
 import {
   categories,
   networks,

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppDeps } from "../../app";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
 import { escapeXml } from "../../http/escape";
 import { readUnsubscribeToken, unsubscribe } from "./service";
 
@@ -52,7 +53,13 @@ function page(reply: FastifyReply, lang: "en" | "es", status: number, body: stri
  * The unsubscribe link of the newsletter e-mails. GET only asks (mail scanners open links on their own);
  * POST — the page's button, or a mail client's one-click List-Unsubscribe-Post (RFC 8058) — unsubscribes.
  */
-export function newsletterRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
+export interface NewsletterRoutesDeps {
+  db: Db;
+  /** Unsubscribe links are signed with the store's secret. */
+  config: Pick<Config, "jwtSecret">;
+}
+
+export function newsletterRoutes({ db, config }: NewsletterRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // RFC 8058 one-click posts "List-Unsubscribe=One-Click" as a form; the token is in the URL.
     app.addContentTypeParser(
@@ -64,6 +71,7 @@ export function newsletterRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod
     app.get(
       "/newsletter/unsubscribe",
       {
+        config: { access: "public" },
         schema: {
           tags: ["newsletter"],
           summary: "The unsubscribe link's page: asks to confirm",
@@ -89,6 +97,7 @@ export function newsletterRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod
     app.post(
       "/newsletter/unsubscribe",
       {
+        config: { access: "public" },
         schema: {
           tags: ["newsletter"],
           summary: "Unsubscribe the address of a signed unsubscribe token",

@@ -5,10 +5,10 @@ import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { uploadReplySchema } from "@voltio/domain/account";
-import { errorSchema } from "@voltio/domain/catalog";
-import type { AppDeps } from "../../app";
-import { HttpError, badRequest } from "../../http/errors";
-import { requireUser } from "../auth/guards";
+import { errorSchema } from "@voltio/domain/http";
+import type { Config } from "../../config";
+import { InvalidInput, TooManyAttempts, UnsupportedContent } from "../../errors";
+import { signedIn } from "../../http/access";
 import {
   IMAGE_TYPES,
   UPLOAD_NAME,
@@ -21,7 +21,11 @@ import {
 const UPLOADS_PER_HOUR = 60;
 
 /** POST /api/uploads: a signed-in user's image (profile picture, product pictures), checked by its content. */
-export function uploadRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
+export interface UploadDeps {
+  config: Pick<Config, "dataDir" | "uploadMaxBytes">;
+}
+
+export function uploadRoutes({ config }: UploadDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Registered here only, so no other route accepts multipart bodies.
     await app.register(multipart, {
@@ -38,6 +42,7 @@ export function uploadRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/uploads",
       {
+        config: { access: "user" },
         schema: {
           tags: ["uploads"],
           summary: "Upload one image (jpeg, png, webp, gif or avif; field `file`); replies its URL",
@@ -54,20 +59,15 @@ export function uploadRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const caller = await requireUser(request, db, config.jwtSecret);
-        callers.set(request, caller.id);
+        callers.set(request, signedIn(request).id);
         const limit = await perUser(request);
         if (!limit.isAllowed && limit.isExceeded) {
-          reply.header("retry-after", String(Math.max(1, limit.ttlInSeconds)));
-          throw new HttpError(429, "Too many uploads, try again later");
+          throw new TooManyAttempts("Too many uploads, try again later", Math.max(1, limit.ttlInSeconds));
         }
-        if (!request.isMultipart()) throw new HttpError(415, "Send the image as multipart/form-data");
-        const part = await request.file();
-        if (!part) throw badRequest("file", "is required");
-        // Throws the plugin's 413 once the size limit is passed; nothing is written before that.
-        const bytes = await part.toBuffer();
+        if (!request.isMultipart()) throw new UnsupportedContent("Send the image as multipart/form-data");
+        const bytes = await readFilePart(request);
         const type = detectImageType(bytes);
-        if (!type) throw new HttpError(415, "Only jpeg, png, webp, gif or avif images are accepted");
+        if (!type) throw new UnsupportedContent("Only jpeg, png, webp, gif or avif images are accepted");
         const url = await storeImage(config.dataDir, bytes, type);
         return reply.code(201).send({ secure_url: url });
       },
@@ -79,7 +79,23 @@ export function uploadRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
  * GET /uploads/:file, outside /api. Only names the server generated are served, with the content type of the
  * checked format, nosniff, and a CSP that lets nothing in the file run even when opened on its own.
  */
-export function uploadedFileRoutes({ config }: AppDeps): FastifyPluginAsync {
+/**
+ * The one file of a multipart body. A body that isn't well-formed multipart (no boundary, a broken one, cut
+ * short) is the client's mistake: busboy's plain errors become a 400 on `file`; the plugin's own refusals
+ * (413 past the size limit, nothing written before that) keep their status.
+ */
+async function readFilePart(request: FastifyRequest): Promise<Buffer> {
+  try {
+    const part = await request.file();
+    if (!part) throw new InvalidInput("file", "is required");
+    return await part.toBuffer();
+  } catch (error) {
+    if (error instanceof InvalidInput || (error as { statusCode?: number }).statusCode) throw error;
+    throw new InvalidInput("file", "must be sent as a well-formed multipart/form-data body");
+  }
+}
+
+export function uploadedFileRoutes({ config }: UploadDeps): FastifyPluginAsync {
   return async (app) => {
     const dir = uploadsDir(config.dataDir);
     app.get<{ Params: { file: string } }>("/uploads/:file", async (request, reply) => {

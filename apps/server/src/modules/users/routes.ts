@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   addressInputSchema,
-  messageReplySchema,
   registerSchema,
   roleChangeSchema,
   userDeleteSchema,
@@ -10,10 +9,11 @@ import {
   userSummarySchema,
   userUpdateSchema,
 } from "@voltio/domain/account";
-import { errorSchema, idParamSchema } from "@voltio/domain/catalog";
-import type { AppDeps } from "../../app";
+import { errorSchema, idParamSchema, messageReplySchema, tokenExpiredSchema } from "@voltio/domain/http";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import { signedIn } from "../../http/access";
 import { AuthRateLimit } from "../auth/rate-limit";
-import { requireAdmin, requireUser } from "../auth/guards";
 import {
   addAddress,
   changeRole,
@@ -28,7 +28,7 @@ import {
 const errors = {
   400: errorSchema,
   401: errorSchema,
-  403: z.union([errorSchema, z.object({ error: z.object({ name: z.string(), message: z.string() }) })]),
+  403: z.union([errorSchema, tokenExpiredSchema]),
   404: errorSchema,
   409: errorSchema,
   429: errorSchema,
@@ -36,9 +36,14 @@ const errors = {
 const bearer = [{ bearer: [] }];
 
 /** Accounts (SPEC.md §7 Users, DESIGN.md §5): register, the caller's profile and addresses, admin calls. */
-export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
+export interface UserRoutesDeps {
+  db: Db;
+  /** Registration and password changes share the sign-in limits. */
+  config: Pick<Config, "authRateLimit">;
+}
+
+export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const secret = config.jwtSecret;
     const registerLimit = new AuthRateLimit(app, config, "register");
     const passwordLimit = new AuthRateLimit(app, config, "password-change");
     // Personal data is never cached by browsers or proxies (ASVS 8.2.1).
@@ -49,6 +54,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/user",
       {
+        config: { access: "public" },
         schema: {
           tags: ["users"],
           summary: "Register with first name (letters only), last name, e-mail and password (8+ characters)",
@@ -67,6 +73,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.get(
       "/user",
       {
+        config: { access: "user" },
         schema: {
           tags: ["users"],
           summary: "The signed-in user with their addresses",
@@ -74,12 +81,13 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
           response: { 200: userSchema, ...errors },
         },
       },
-      async (request) => getUser(db, (await requireUser(request, db, secret)).id),
+      async (request) => getUser(db, signedIn(request).id),
     );
 
     app.put(
       "/user",
       {
+        config: { access: "user" },
         schema: {
           tags: ["users"],
           summary:
@@ -91,7 +99,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const caller = await requireUser(request, db, secret);
+        const caller = signedIn(request);
         if (request.body.prevPassword !== undefined) await passwordLimit.hitIp(request, reply);
         return updateUser(db, caller, request.body);
       },
@@ -100,6 +108,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.post(
       "/user/direction",
       {
+        config: { access: "user" },
         schema: {
           tags: ["users"],
           summary: "Add an address; replies the user with every address",
@@ -109,7 +118,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const caller = await requireUser(request, db, secret);
+        const caller = signedIn(request);
         return reply.code(201).send(await addAddress(db, caller.id, request.body));
       },
     );
@@ -117,6 +126,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.delete(
       "/user/direction/:id",
       {
+        config: { access: "user" },
         schema: {
           tags: ["users"],
           summary: "Delete one of the caller's addresses; replies the user with the remaining ones",
@@ -126,7 +136,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const caller = await requireUser(request, db, secret);
+        const caller = signedIn(request);
         return deleteAddress(db, caller.id, request.params.id);
       },
     );
@@ -134,6 +144,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.get(
       "/user/all",
       {
+        config: { access: "admin" },
         schema: {
           tags: ["users", "admin"],
           summary: "Every account (admin)",
@@ -141,15 +152,13 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
           response: { 200: z.array(userSummarySchema), ...errors },
         },
       },
-      async (request) => {
-        await requireAdmin(request, db, secret);
-        return listUsers(db);
-      },
+      async () => listUsers(db),
     );
 
     app.put(
       "/user/admin",
       {
+        config: { access: "admin" },
         schema: {
           tags: ["users", "admin"],
           summary: "Set a user's role, or toggle it without `rol` (admin); user 1 can't be demoted",
@@ -159,7 +168,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = await requireAdmin(request, db, secret);
+        const actor = signedIn(request);
         return changeRole(db, actor, request.body.id, request.body.rol);
       },
     );
@@ -167,6 +176,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
     app.delete(
       "/user/admin",
       {
+        config: { access: "admin" },
         schema: {
           tags: ["users", "admin"],
           summary: "Delete an account (admin); not user 1 and not oneself",
@@ -176,7 +186,7 @@ export function userRoutes({ db, config }: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = await requireAdmin(request, db, secret);
+        const actor = signedIn(request);
         await deleteUser(db, actor, request.body.id);
         return { msg: "User deleted" };
       },

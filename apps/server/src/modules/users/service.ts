@@ -10,7 +10,7 @@ import {
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { auditLog, directions, users } from "../../db/schema";
-import { HttpError, badRequest, notFound } from "../../http/errors";
+import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../auth/access-token";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { findUserByEmail } from "../auth/service";
@@ -47,7 +47,7 @@ export async function getUser(db: Db, id: number): Promise<User> {
     columns: publicColumns,
     with: { directions: { columns: addressColumns, orderBy: (d, { asc }) => [asc(d.id)] } },
   });
-  if (!user) throw notFound("User Not Found");
+  if (!user) throw new NotFound("User Not Found");
   return user;
 }
 
@@ -58,7 +58,7 @@ const isUniqueViolation = (error: unknown): boolean => {
   return false;
 };
 
-const emailTaken = () => new HttpError(409, "email exists");
+const emailTaken = () => new Conflict("email exists");
 
 /** POST /user. The e-mail is unique whatever its case; the database's index decides a race. */
 export async function registerUser(
@@ -92,7 +92,7 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
     .select({ googleUser: users.googleUser, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, caller.id));
-  if (!account) throw notFound("User Not Found");
+  if (!account) throw new NotFound("User Not Found");
 
   if (update.direction) {
     const { id, ...fields } = update.direction;
@@ -104,16 +104,16 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
         ? await db.update(directions).set(changes).where(mine).returning({ id: directions.id })
         : await db.select({ id: directions.id }).from(directions).where(mine);
     // Someone else's address answers exactly like a missing one.
-    if (changed.length === 0) throw notFound("Address Not Found");
+    if (changed.length === 0) throw new NotFound("Address Not Found");
     return getUser(db, caller.id);
   }
 
   if (update.prevPassword !== undefined && update.newPassword !== undefined) {
     if (account.googleUser || !account.passwordHash) {
-      throw badRequest("prevPassword", "Google accounts have no password here");
+      throw new InvalidInput("prevPassword", "Google accounts have no password here");
     }
     if (!(await verifyPassword(update.prevPassword, account.passwordHash))) {
-      throw badRequest("prevPassword", "The password is incorrect");
+      throw new InvalidInput("prevPassword", "The password is incorrect");
     }
     await db
       .update(users)
@@ -125,7 +125,7 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
   }
 
   if (update.email !== undefined) {
-    if (account.googleUser) throw badRequest("email", "A Google account keeps its Google e-mail");
+    if (account.googleUser) throw new InvalidInput("email", "A Google account keeps its Google e-mail");
     const owner = await findUserByEmail(db, update.email);
     if (owner && owner.id !== caller.id) throw emailTaken();
   }
@@ -152,7 +152,7 @@ export async function addAddress(db: Db, userId: number, address: AddressValues)
     .from(directions)
     .where(eq(directions.userId, userId));
   if (total >= ADDRESSES_PER_USER_MAX) {
-    throw new HttpError(409, `An account can keep up to ${ADDRESSES_PER_USER_MAX} addresses`);
+    throw new Conflict(`An account can keep up to ${ADDRESSES_PER_USER_MAX} addresses`);
   }
   await db.insert(directions).values({ ...address, userId });
   return getUser(db, userId);
@@ -164,7 +164,7 @@ export async function deleteAddress(db: Db, userId: number, id: number): Promise
     .delete(directions)
     .where(and(eq(directions.id, id), eq(directions.userId, userId)))
     .returning({ id: directions.id });
-  if (deleted.length === 0) throw notFound("Address Not Found");
+  if (deleted.length === 0) throw new NotFound("Address Not Found");
   return getUser(db, userId);
 }
 
@@ -208,16 +208,16 @@ export async function changeRole(
       .from(users)
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .for("update");
-    if (!target) throw notFound("User Not Found");
+    if (!target) throw new NotFound("User Not Found");
     const next: Role = rol ?? (target.rol === "admin" ? "user" : "admin");
-    if (id === FIRST_ADMIN_ID && next !== "admin") throw new HttpError(403, "The user 1 can't be demoted");
+    if (id === FIRST_ADMIN_ID && next !== "admin") throw new NotAllowed("The user 1 can't be demoted");
     const [row] = await tx
       .update(users)
       .set({ rol: next })
       // Belt and braces: the statement itself can't demote user 1.
       .where(and(eq(users.id, id), sql`not (${users.id} = ${FIRST_ADMIN_ID} and ${next} <> 'admin')`))
       .returning(summaryColumns);
-    if (!row) throw new HttpError(403, "The user 1 can't be demoted");
+    if (!row) throw new NotAllowed("The user 1 can't be demoted");
     if (target.rol !== next) {
       await tx.insert(auditLog).values({
         actorId: actor.id,
@@ -236,15 +236,15 @@ export async function changeRole(
  * logins end, and its e-mail is released (the audit log keeps it) so the person may register again.
  */
 export async function deleteUser(db: Db, actor: Caller, id: number): Promise<void> {
-  if (id === FIRST_ADMIN_ID) throw new HttpError(403, "The user 1 can't be deleted");
-  if (id === actor.id) throw new HttpError(403, "Admins can't delete themselves");
+  if (id === FIRST_ADMIN_ID) throw new NotAllowed("The user 1 can't be deleted");
+  if (id === actor.id) throw new NotAllowed("Admins can't delete themselves");
   await db.transaction(async (tx) => {
     const [target] = await tx
       .select({ email: users.email, rol: users.rol })
       .from(users)
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .for("update");
-    if (!target) throw notFound("User Not Found");
+    if (!target) throw new NotFound("User Not Found");
     await tx
       .update(users)
       .set({

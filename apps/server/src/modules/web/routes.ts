@@ -4,7 +4,10 @@ import { and, asc, isNull, sql } from "drizzle-orm";
 import { bestSale, discountedUnitCents } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import { weekdayIn } from "@voltio/domain/weekday";
-import type { AppDeps } from "../../app";
+import { idSchema } from "@voltio/domain/http";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import type { CatalogCache } from "../catalog/cache";
 import { categories, products } from "../../db/schema";
 import { compressFor } from "../../http/encoding";
 import { escapeXml } from "../../http/escape";
@@ -45,7 +48,14 @@ const SPA_ROUTES: RegExp[] = [
  * page with its title and metadata filled in: storefront pages rendered on the server (ssr.ts), the others
  * as the shell the browser draws. Also /robots.txt and /sitemap.xml.
  */
-export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): FastifyPluginAsync {
+export interface WebRoutesDeps {
+  db: Db;
+  config: Pick<Config, "webDist" | "publicUrl" | "storeTimeZone">;
+  /** Page views read categories and sales from the catalogue's snapshot. */
+  catalogCache: CatalogCache;
+}
+
+export function webRoutes({ config, db, catalogCache }: WebRoutesDeps, shell: Shell): FastifyPluginAsync {
   return async (app) => {
     if (shell.built) {
       await app.register(fastifyStatic, {
@@ -151,11 +161,9 @@ export function webRoutes({ config, db, catalogCache }: AppDeps, shell: Shell): 
     });
 
     app.get("/product/:id", async (request, reply) => {
-      const id = Number((request.params as { id: string }).id);
-      const product =
-        Number.isInteger(id) && id > 0 && id <= 2_147_483_647
-          ? await getProduct(db, id, catalogCache.reference)
-          : null;
+      const parsed = idSchema.safeParse((request.params as { id: string }).id);
+      const id = parsed.data;
+      const product = id === undefined ? null : await getProduct(db, id, catalogCache.reference);
       if (!product) {
         const path = request.url.split("?")[0] ?? request.url;
         const head = productNotFoundHead(path, config.publicUrl);

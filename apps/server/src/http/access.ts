@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { NotAllowed, NotSignedIn } from "../errors";
+import type { Caller } from "../modules/auth/access-token";
+
+/** Who may call a route (DESIGN.md §4): anyone, a signed-in user (admins too), or an admin. */
+export const ACCESS_LEVELS = ["public", "user", "admin"] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** Reads the caller behind a request's bearer token: null for a guest, a refusal for a bad token. */
+export type Identify = (request: FastifyRequest) => Promise<Caller | null>;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Required on every /api route: the server refuses to start without it. */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** The signed-in caller of a `user` or `admin` route; null on public routes. */
+    caller: Caller | null;
+  }
+  interface FastifyInstance {
+    /** Every /api route with who may call it: the authorization matrix test walks this table. */
+    routeAccess: readonly RouteAccess[];
+  }
+}
+
+const isApi = (url: string) => url === "/api" || url.startsWith("/api/");
+/** The OpenAPI document and its UI are registered by a plugin and are public by nature. */
+const isDocs = (url: string) => url === "/api/docs" || url.startsWith("/api/docs/");
+
+/**
+ * Route guards by declaration: each /api route says who may call it in its options
+ * (`config: { access: "user" }`), one hook enforces it before the body is even read, and a route that says
+ * nothing stops the server at start instead of going out unguarded. Must be installed before any route.
+ */
+export function guardRoutes(app: FastifyInstance, identify: Identify): void {
+  const table: RouteAccess[] = [];
+  app.decorate("routeAccess", table);
+  app.decorateRequest("caller", null);
+
+  app.addHook("onRoute", (route) => {
+    if (!isApi(route.url) || isDocs(route.url)) return;
+    const access = route.config?.access;
+    const methods = ([] as string[]).concat(route.method);
+    if (!access || !ACCESS_LEVELS.includes(access)) {
+      throw new Error(
+        `${methods.join(",")} ${route.url} declares no access: add config: { access: "public" | "user" | "admin" }`,
+      );
+    }
+    for (const method of methods) {
+      // HEAD routes are Fastify's automatic twins of GET routes.
+      if (method !== "HEAD") table.push({ method, url: route.url, access });
+    }
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const access = request.routeOptions.config.access;
+    if (access !== "user" && access !== "admin") return;
+    const caller = await identify(request);
+    if (!caller) throw new NotSignedIn("You must be logged in");
+    if (access === "admin" && caller.rol !== "admin") throw new NotAllowed("Only admins can do this");
+    request.caller = caller;
+  });
+}
+
+/** The caller of a `user` or `admin` route, which the guard has already checked. */
+export function signedIn(request: FastifyRequest): Caller {
+  if (!request.caller) throw new NotSignedIn("You must be logged in");
+  return request.caller;
+}

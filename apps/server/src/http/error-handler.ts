@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import {
+  AccessTokenExpired,
+  Conflict,
+  InvalidInput,
+  NotAllowed,
+  NotFound,
+  NotSignedIn,
+  ServiceError,
+  TooManyAttempts,
+  UnsupportedContent,
+} from "../errors";
+
+/** The one place where a refusal becomes an HTTP status (DESIGN.md §5: `{error}` plus details for input). */
+const STATUS = new Map<abstract new (...args: never[]) => ServiceError, number>([
+  [InvalidInput, 400],
+  [NotSignedIn, 401],
+  [AccessTokenExpired, 403],
+  [NotAllowed, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [UnsupportedContent, 415],
+  [TooManyAttempts, 429],
+]);
+
+function statusOf(error: ServiceError): number {
+  for (const [type, status] of STATUS) if (error instanceof type) return status;
+  return 400;
+}
+
+export function handleError(fastifyError: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const error: Error = fastifyError;
+  if (hasZodFastifySchemaValidationErrors(fastifyError)) {
+    const details = fastifyError.validation.map((issue) => ({
+      field:
+        issue.instancePath.replace(/^\//, "").replaceAll("/", ".") ||
+        String(issue.params?.issue ?? fastifyError.validationContext ?? "body"),
+      reason: issue.message ?? "is invalid",
+    }));
+    const first = details[0];
+    return reply
+      .code(400)
+      .send({ error: first ? `${first.field}: ${first.reason}` : "Invalid request", details });
+  }
+  if (error instanceof AccessTokenExpired) {
+    return reply.code(403).send({ error: { name: "TokenExpiredError", message: error.message } });
+  }
+  if (error instanceof ServiceError) {
+    if (error instanceof TooManyAttempts) reply.header("retry-after", String(error.retryAfterSeconds));
+    const details =
+      error instanceof InvalidInput ? [{ field: error.field, reason: error.reason }] : undefined;
+    return reply.code(statusOf(error)).send({ error: error.message, details, ...error.extra });
+  }
+  // Fastify's and its plugins' own refusals (malformed JSON, a body too large, a wrong content type).
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return reply.code(status).send({ error: error.message });
+  }
+  request.log.error({ err: forTheLog(error) }, "request failed");
+  return reply.code(500).send({ error: "Internal Server Error" });
+}
+
+/**
+ * A failed query's message is its SQL text and parameters, which may carry what a client sent: the log gets
+ * the database's own reason and code instead.
+ */
+function forTheLog(error: Error): Error | { type: string; message: string; code?: unknown } {
+  if (!error.message.startsWith("Failed query")) return error;
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  return {
+    type: error.name,
+    message: typeof cause?.message === "string" ? cause.message : "query failed",
+    code: cause?.code,
+  };
+}
