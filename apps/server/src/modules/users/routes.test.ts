@@ -381,6 +381,19 @@ describe("addresses", () => {
     expect(reply.statusCode).toBe(409);
   });
 
+  it("keeps the cap under 200 concurrent creations", async () => {
+    const email = "racer@voltio.test";
+    await register(email, "Racer");
+    const racer = (await loginAs(email)).headers;
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () => call("POST", "/api/user/direction", racer, address)),
+    );
+    const statuses = replies.map((reply) => reply.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(180);
+    expect((await me(racer)).directions).toHaveLength(20);
+  });
+
   it("needs a login", async () => {
     expect((await call("POST", "/api/user/direction", {}, address)).statusCode).toBe(401);
     expect((await call("DELETE", "/api/user/direction/1")).statusCode).toBe(401);

@@ -145,16 +145,22 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
   return getUser(db, caller.id);
 }
 
-/** POST /user/direction. */
+/**
+ * POST /user/direction. The cap is counted and kept in one transaction that first locks the account's row,
+ * so concurrent creations for one account take turns: a count can't be overtaken by another insert.
+ */
 export async function addAddress(db: Db, userId: number, address: AddressValues): Promise<User> {
-  const [{ total } = { total: 0 }] = await db
-    .select({ total: count() })
-    .from(directions)
-    .where(eq(directions.userId, userId));
-  if (total >= ADDRESSES_PER_USER_MAX) {
-    throw new Conflict(`An account can keep up to ${ADDRESSES_PER_USER_MAX} addresses`);
-  }
-  await db.insert(directions).values({ ...address, userId });
+  await db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const [{ total } = { total: 0 }] = await tx
+      .select({ total: count() })
+      .from(directions)
+      .where(eq(directions.userId, userId));
+    if (total >= ADDRESSES_PER_USER_MAX) {
+      throw new Conflict(`An account can keep up to ${ADDRESSES_PER_USER_MAX} addresses`);
+    }
+    await tx.insert(directions).values({ ...address, userId });
+  });
   return getUser(db, userId);
 }
 

@@ -1,0 +1,258 @@
+import Fastify, { type InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestContext } from "../../test/app";
+import { guardRoutes } from "./access";
+
+/**
+ * The authorization matrix (DESIGN.md §7): every /api route of the running app × guest, the user who owns
+ * the data, another user and an admin, with the status each must get. It walks the app's own route table,
+ * so a route added without a row here fails the test until someone decides who may call it.
+ */
+type Who = "guest" | "user" | "otherUser" | "admin";
+const CALLERS: Who[] = ["guest", "user", "otherUser", "admin"];
+
+interface Row {
+  expect: Record<Who, number>;
+  /** A fresh request for each caller; targets belong to `user` (the demo shopper) unless said otherwise. */
+  request: () => Promise<InjectOptions> | InjectOptions;
+}
+
+const everyone = (status: number): Record<Who, number> => ({
+  guest: status,
+  user: status,
+  otherUser: status,
+  admin: status,
+});
+const signedInOnly = (status: number, otherUser = status, admin = status): Record<Who, number> => ({
+  guest: 401,
+  user: status,
+  otherUser,
+  admin,
+});
+const adminOnly = (status: number): Record<Who, number> => ({
+  guest: 401,
+  user: 403,
+  otherUser: 403,
+  admin: status,
+});
+
+const SHOPPER = { email: "shopper@voltio.test", password: "Shopper1234!" };
+const ADDRESS = { city: "Lisbon", street: "Rua Augusta", streetNumber: 10, postalCode: "1100-048" };
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
+  "hex",
+);
+
+let t: TestContext;
+let otherUserId: number;
+let serial = 0;
+
+async function register(): Promise<number> {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/user",
+    payload: {
+      firstName: "Matrix",
+      lastName: "Row",
+      email: `matrix-${++serial}@voltio.test`,
+      password: "long-enough-1",
+    },
+  });
+  expect(reply.statusCode, reply.body).toBe(201);
+  return reply.json<{ id: number }>().id;
+}
+
+async function shopperAddressId(): Promise<number> {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/user/direction",
+    payload: ADDRESS,
+    headers: await t.bearer(2),
+  });
+  const { directions } = reply.json<{ directions: { id: number }[] }>();
+  return directions.at(-1)!.id;
+}
+
+async function refreshToken(): Promise<string> {
+  const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
+  return reply.json<{ refreshToken: string }>().refreshToken;
+}
+
+function upload(): InjectOptions {
+  const boundary = "matrix-boundary";
+  return {
+    method: "POST",
+    url: "/api/uploads",
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      PNG,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  };
+}
+
+const MATRIX: Record<string, Row> = {
+  "GET /api/products": { expect: everyone(200), request: () => ({ url: "/api/products" }) },
+  "GET /api/products/:id": { expect: everyone(200), request: () => ({ url: "/api/products/1" }) },
+  "GET /api/categories": { expect: everyone(200), request: () => ({ url: "/api/categories" }) },
+  "GET /api/networks": { expect: everyone(200), request: () => ({ url: "/api/networks" }) },
+  "GET /api/store": { expect: everyone(200), request: () => ({ url: "/api/store" }) },
+  "GET /api/sale": { expect: everyone(200), request: () => ({ url: "/api/sale" }) },
+  "GET /api/auth/options": { expect: everyone(200), request: () => ({ url: "/api/auth/options" }) },
+  "POST /api/user/email": {
+    expect: everyone(200),
+    request: () => ({ method: "POST", url: "/api/user/email", payload: { email: SHOPPER.email } }),
+  },
+  "POST /api/user/login": {
+    expect: everyone(200),
+    request: () => ({ method: "POST", url: "/api/user/login", payload: SHOPPER }),
+  },
+  // Without GOOGLE_CLIENT_ID Google sign-in doesn't exist, for anyone.
+  "POST /api/google/login": {
+    expect: everyone(404),
+    request: () => ({ method: "POST", url: "/api/google/login", payload: { tokenId: "x" } }),
+  },
+  "POST /api/user/token": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/token",
+      payload: { token: await refreshToken() },
+    }),
+  },
+  "DELETE /api/user/token": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "DELETE",
+      url: "/api/user/token",
+      payload: { token: await refreshToken() },
+    }),
+  },
+  "POST /api/user": {
+    expect: everyone(201),
+    request: () => ({
+      method: "POST",
+      url: "/api/user",
+      payload: {
+        firstName: "New",
+        lastName: "Comer",
+        email: `new-${++serial}@voltio.test`,
+        password: "long-enough-1",
+      },
+    }),
+  },
+  "GET /api/user": { expect: signedInOnly(200), request: () => ({ url: "/api/user" }) },
+  "PUT /api/user": {
+    expect: signedInOnly(200),
+    request: () => ({ method: "PUT", url: "/api/user", payload: { newsletterSubscription: true } }),
+  },
+  "POST /api/user/direction": {
+    expect: signedInOnly(201),
+    request: () => ({ method: "POST", url: "/api/user/direction", payload: ADDRESS }),
+  },
+  // The shopper's address: another user, and even an admin, get the same 404 as for a missing one.
+  "DELETE /api/user/direction/:id": {
+    expect: signedInOnly(200, 404, 404),
+    request: async () => ({ method: "DELETE", url: `/api/user/direction/${await shopperAddressId()}` }),
+  },
+  "GET /api/user/all": { expect: adminOnly(200), request: () => ({ url: "/api/user/all" }) },
+  "PUT /api/user/admin": {
+    expect: adminOnly(200),
+    request: () => ({ method: "PUT", url: "/api/user/admin", payload: { id: otherUserId, rol: "user" } }),
+  },
+  "DELETE /api/user/admin": {
+    expect: adminOnly(200),
+    request: async () => ({ method: "DELETE", url: "/api/user/admin", payload: { id: await register() } }),
+  },
+  "POST /api/uploads": { expect: signedInOnly(201), request: upload },
+  // A forged link is refused alike for everyone; signing in changes nothing.
+  "GET /api/newsletter/unsubscribe": {
+    expect: everyone(400),
+    request: () => ({ url: "/api/newsletter/unsubscribe?token=forged" }),
+  },
+  "POST /api/newsletter/unsubscribe": {
+    expect: everyone(400),
+    request: () => ({ method: "POST", url: "/api/newsletter/unsubscribe?token=forged" }),
+  },
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  otherUserId = await register();
+});
+afterAll(() => t.close());
+
+describe("the authorization matrix", () => {
+  it("has a row for every /api route, and a route for every row", () => {
+    const routes = t.app.routeAccess.map((route) => `${route.method} ${route.url}`);
+    expect(
+      routes.filter((route) => !(route in MATRIX)),
+      "routes without a row in MATRIX",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((row) => !routes.includes(row)),
+      "rows of routes that are gone",
+    ).toEqual([]);
+  });
+
+  it("answers every route × caller as expected", async () => {
+    const tokens: Record<Who, Record<string, string>> = {
+      guest: {},
+      user: await t.bearer(2),
+      otherUser: await t.bearer(otherUserId),
+      admin: await t.bearer(1),
+    };
+    const wrong: string[] = [];
+    for (const { method, url } of t.app.routeAccess) {
+      const row = MATRIX[`${method} ${url}`];
+      if (!row) continue;
+      for (const who of CALLERS) {
+        const options = await row.request();
+        const reply = await t.app.inject({
+          method,
+          ...options,
+          headers: { ...options.headers, ...tokens[who] },
+        } as InjectOptions);
+        if (reply.statusCode !== row.expect[who]) {
+          wrong.push(
+            `${method} ${url} as ${who}: ${reply.statusCode}, expected ${row.expect[who]} (${reply.body.slice(0, 120)})`,
+          );
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("checks the declaration against the rows: admin routes refuse users, user routes refuse guests", () => {
+    for (const { method, url, access } of t.app.routeAccess) {
+      const cells = MATRIX[`${method} ${url}`]?.expect;
+      if (!cells || access === "public") continue;
+      expect(cells.guest, `${method} ${url}`).toBe(401);
+      if (access === "admin") expect([cells.user, cells.otherUser], `${method} ${url}`).toEqual([403, 403]);
+    }
+  });
+});
+
+describe("route declarations", () => {
+  it("stop the server at start when an /api route doesn't say who may call it", async () => {
+    const app = Fastify();
+    guardRoutes(app, async () => null);
+    // As the app registers its modules: a plugin under the /api prefix.
+    app.register(async (api) => api.get("/forgotten", async () => ({ secret: true })), { prefix: "/api" });
+    await expect(app.ready()).rejects.toThrow(/GET \/api\/forgotten declares no access/);
+  });
+
+  it("leave routes outside /api (pages, pictures) to their own rules", async () => {
+    const app = Fastify();
+    guardRoutes(app, async () => null);
+    app.get("/robots.txt", async () => "ok");
+    app.get("/api/declared", { config: { access: "admin" } }, async () => ({ secret: true }));
+    await app.ready();
+    expect((await app.inject({ url: "/robots.txt" })).statusCode).toBe(200);
+    expect(app.routeAccess).toEqual([{ method: "GET", url: "/api/declared", access: "admin" }]);
+    await app.close();
+  });
+});
