@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
@@ -27,6 +27,15 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // A path that isn't valid percent-encoding (/product/%ff) or a bad header: the same `{error, details}`
+    // as any other refusal, not Fastify's own reply shape.
+    frameworkErrors: (error, _request, reply) => {
+      const field = error.code === "FST_ERR_BAD_URL" ? "path" : "request";
+      const reason = error.code === "FST_ERR_BAD_URL" ? "is not valid percent-encoding" : "is malformed";
+      void (reply as FastifyReply)
+        .code(400)
+        .send({ error: `${field}: ${reason}`, details: [{ field, reason }] });
+    },
     // A number is how many proxies to trust (proxy-addr's hop count; Fastify's types only take a function).
     trustProxy:
       typeof config.trustProxy === "number"

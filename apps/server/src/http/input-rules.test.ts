@@ -64,6 +64,12 @@ describe("NUL bytes anywhere", () => {
     expect(key.statusCode).toBe(400);
   });
 
+  it("refuses a path that isn't valid percent-encoding in the usual shape", async () => {
+    for (const url of ["/api/products/%ff", "/product/%ff"]) {
+      expectRefused(await t.app.inject({ url }), "path");
+    }
+  });
+
   it("in a path parameter", async () => {
     expect((await t.app.inject({ url: "/api/products/1%00" })).statusCode).toBe(400);
     expect((await t.app.inject({ url: "/product/1%00" })).statusCode).toBe(400);
