@@ -1,8 +1,8 @@
 import { SignJWT, jwtVerify, errors } from "jose";
 import type { FastifyRequest } from "fastify";
-import { eq, and, isNull } from "drizzle-orm";
+import { eq, and, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { users } from "../../db/schema";
+import { refreshTokens, users } from "../../db/schema";
 import { HttpError, TokenExpiredError } from "../../http/errors";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -11,8 +11,8 @@ const ISSUER = "voltio";
 export interface Caller {
   id: number;
   rol: "user" | "admin";
-  /** The login (refresh-token family) the access token was issued for, when it came from one. */
-  sessionId?: string;
+  /** The session (login) the access token was issued for. */
+  sessionId: string;
 }
 
 const key = (secret: string) => new TextEncoder().encode(secret);
@@ -32,9 +32,13 @@ export function signAccessToken(
     .sign(key(secret));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * The caller behind the bearer token, or null for a guest. The role is read from the database, not the
- * token, so a demotion or deletion takes effect at once. An expired token answers the SPEC's 403.
+ * The caller behind the bearer token, or null for a guest. The role and the session are read from the
+ * database in one query, not trusted from the token, so a demotion, deletion or ended session (logout,
+ * password or role change, idle or maximum age) stops the token at once on every process. An expired token
+ * answers the SPEC's 403.
  */
 export async function readCaller(request: FastifyRequest, db: Db, secret: string): Promise<Caller | null> {
   const header = request.headers.authorization;
@@ -52,11 +56,22 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
     throw new HttpError(401, "Invalid token");
   }
   const id = Number(subject);
-  if (!Number.isInteger(id)) throw new HttpError(401, "Invalid token");
+  // Checked before the query: a malformed id would make the uuid comparison fail as a server error.
+  if (!Number.isInteger(id) || !sessionId || !UUID.test(sessionId)) throw new HttpError(401, "Invalid token");
   const [user] = await db
     .select({ id: users.id, rol: users.rol })
     .from(users)
-    .where(and(eq(users.id, id), isNull(users.deletedAt)));
+    .innerJoin(
+      refreshTokens,
+      and(
+        eq(refreshTokens.userId, users.id),
+        eq(refreshTokens.familyId, sessionId),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, new Date()),
+      ),
+    )
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .limit(1);
   if (!user) throw new HttpError(401, "Invalid token");
-  return sessionId ? { ...user, sessionId } : user;
+  return { ...user, sessionId };
 }
