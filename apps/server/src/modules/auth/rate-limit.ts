@@ -144,7 +144,8 @@ export class LoginGuard {
       email: `login:email:${email}`,
     };
     const { perIp, perEmail } = this.config.authRateLimit;
-    if (this.failures.count(keys.ip) >= perIp) refuse(reply, keys.ip, this.failures.retryAfterSeconds(keys.ip));
+    if (this.failures.count(keys.ip) >= perIp)
+      refuse(reply, keys.ip, this.failures.retryAfterSeconds(keys.ip));
     if (this.failures.count(keys.pair) >= perEmail)
       refuse(reply, keys.pair, this.failures.retryAfterSeconds(keys.pair));
     const delay = loginDelayMs(this.failures.count(keys.email), this.schedule);

@@ -126,7 +126,8 @@ describe("access tokens", () => {
   });
 });
 
-const logout = (token: string) => t.app.inject({ method: "DELETE", url: "/api/user/token", payload: { token } });
+const logout = (token: string) =>
+  t.app.inject({ method: "DELETE", url: "/api/user/token", payload: { token } });
 const sessionOf = (refreshToken: string) =>
   eq(refreshTokens.tokenHash, createHash("sha256").update(refreshToken).digest("hex"));
 

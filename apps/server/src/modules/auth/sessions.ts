@@ -33,7 +33,12 @@ export async function startSession(db: Db, config: Config, userId: number): Prom
     familyId: sessionId,
     expiresAt: new Date(Date.now() + Math.min(config.sessionIdleSeconds, config.sessionMaxSeconds) * 1000),
   });
-  const accessToken = await signAccessToken(userId, config.jwtSecret, config.accessTokenTtlSeconds, sessionId);
+  const accessToken = await signAccessToken(
+    userId,
+    config.jwtSecret,
+    config.accessTokenTtlSeconds,
+    sessionId,
+  );
   return { accessToken, refreshToken };
 }
 
