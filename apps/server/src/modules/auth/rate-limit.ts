@@ -81,7 +81,7 @@ class WindowCounter {
 
   constructor(
     private readonly windowMs: number,
-    private readonly capacity = 10_000,
+    private readonly capacity = 100_000,
   ) {}
 
   private live(key: string, now: number) {
