@@ -61,6 +61,8 @@ const environmentSchema = z.object({
     .default(15 * 60),
   RATE_LIMIT_AUTH_PER_IP: z.coerce.number().int().min(1).default(50),
   RATE_LIMIT_AUTH_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOGIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  RATE_LIMIT_LOGIN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(4000),
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
   GOOGLE_JWKS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v3/certs"),
   GOOGLE_ISSUERS: z.string().default("https://accounts.google.com,accounts.google.com"),
@@ -93,8 +95,18 @@ export interface Config {
   sessionIdleSeconds: number;
   /** …and after this long whatever happens (ASVS 3.3.2 level 2: 12 hours). */
   sessionMaxSeconds: number;
-  /** Per route, on login, e-mail check, registration and refresh. */
-  authRateLimit: { windowSeconds: number; perIp: number; perEmail: number };
+  /**
+   * Per route, on login, e-mail check, registration and refresh. Logins count failures per address and per
+   * (e-mail, address); failures of an e-mail from anywhere only delay its logins, from loginDelayMs doubling
+   * up to loginMaxDelayMs.
+   */
+  authRateLimit: {
+    windowSeconds: number;
+    perIp: number;
+    perEmail: number;
+    loginDelayMs: number;
+    loginMaxDelayMs: number;
+  };
   /** Google sign-in is offered only when a client id is set. */
   google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
   uploadMaxBytes: number;
@@ -143,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: e.RATE_LIMIT_AUTH_WINDOW_SECONDS,
       perIp: e.RATE_LIMIT_AUTH_PER_IP,
       perEmail: e.RATE_LIMIT_AUTH_PER_EMAIL,
+      loginDelayMs: e.RATE_LIMIT_LOGIN_DELAY_MS,
+      loginMaxDelayMs: e.RATE_LIMIT_LOGIN_MAX_DELAY_MS,
     },
     google: {
       clientId: e.GOOGLE_CLIENT_ID || undefined,

@@ -4,14 +4,17 @@ import { join } from "node:path";
 import { buildApp, type App } from "../src/app";
 import { loadConfig, type Config } from "../src/config";
 import type { Database } from "../src/db/client";
-import { signAccessToken } from "../src/modules/auth/access-token";
+import { startSession } from "../src/modules/auth/sessions";
 import { createTestDatabase } from "./database";
 
 export interface TestContext {
   app: App;
   database: Database;
   config: Config;
-  /** A bearer header for a user id (1 is the demo admin, 2 the demo shopper). */
+  /**
+   * A bearer header for a user id (1 is the demo admin, 2 the demo shopper), from a real session of its own:
+   * access tokens only work while their session lives.
+   */
   bearer(userId: number): Promise<{ authorization: string }>;
   close(): Promise<void>;
 }
@@ -37,7 +40,7 @@ export async function createTestApp(
     database,
     config,
     bearer: async (userId) => ({
-      authorization: `Bearer ${await signAccessToken(userId, config.jwtSecret)}`,
+      authorization: `Bearer ${(await startSession(database.db, config, userId)).accessToken}`,
     }),
     async close() {
       await app.close();

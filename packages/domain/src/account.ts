@@ -82,7 +82,8 @@ export const googleLoginSchema = z.object({ tokenId: z.string().min(1).max(8192)
 
 /** POST and DELETE /user/token. Refresh tokens are 43 base64url characters; anything else can't be one. */
 export const refreshTokenBodySchema = z.object({ token: z.string().min(1).max(200) });
-export const refreshReplySchema = z.object({ token: z.string(), refreshToken: z.string() });
+/** A new access token; the refresh token stays the same for the whole session (SPEC.md §7). */
+export const refreshReplySchema = z.object({ token: z.string() });
 export type RefreshReply = z.infer<typeof refreshReplySchema>;
 
 /** What the login screen needs to know: whether 'Login with Google' is offered. */

@@ -344,8 +344,9 @@ export const refreshTokens = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** SHA-256 of the random token: a database leak doesn't leak sessions. */
     tokenHash: text("token_hash").notNull().unique(),
-    /** Every rotation of one login shares a family: reusing a rotated token revokes them all. */
+    /** The session (login) id, `sid` in its access tokens (ADR 0007); rows from before 0007 share it per login. */
     familyId: uuid("family_id").notNull(),
+    /** The idle deadline, slid by each refresh; created_at + SESSION_MAX_HOURS bounds it. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     ...timestamps,

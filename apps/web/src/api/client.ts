@@ -1,3 +1,4 @@
+import type { RefreshReply } from "@voltio/domain/account";
 import { tokens } from "./tokens";
 
 /** The typed fetch under every API call: JSON in and out, errors as ApiError with the server's message. */
@@ -63,34 +64,27 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * Trades the refresh token for a new pair (SPEC.md §4, token refresh). Requests that expire together share
- * one refresh — a refresh token works once, so a second one would end the login — and tabs take turns
- * through a Web Lock, picking up the tokens another tab has just stored instead of refreshing again.
- * If the refresh is refused, both tokens are removed and the shopper is a guest.
+ * Posts the refresh token for a new access token and stores only that (SPEC.md §4, token refresh): the
+ * refresh token stays the same for the whole login. Requests that expire together share one refresh. If the
+ * refresh is refused, both tokens are removed and the shopper is a guest.
  */
 export function refreshAccessToken(expiredAccess: string | null): Promise<boolean> {
-  refreshing ??= withRefreshLock(() => refreshOnce(expiredAccess)).finally(() => {
+  refreshing ??= refreshOnce(expiredAccess).finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
 
-function withRefreshLock(run: () => Promise<boolean>): Promise<boolean> {
-  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
-  // `then` unwraps the callback's promise, which the DOM typings leave nested.
-  return locks ? locks.request("voltio-token-refresh", run).then((done) => done) : run();
-}
-
 async function refreshOnce(expiredAccess: string | null): Promise<boolean> {
-  const current = tokens.access();
-  // Another tab refreshed while this one waited for the lock.
-  if (current && current !== expiredAccess && tokens.refresh()) return true;
   const refresh = tokens.refresh();
   if (!refresh) {
     tokens.clear();
     announceSessionChange();
     return false;
   }
+  // Another tab already stored a newer access token of the same login.
+  const current = tokens.access();
+  if (current && current !== expiredAccess) return true;
   let response: Response;
   try {
     response = await fetch("/api/user/token", {
@@ -102,15 +96,15 @@ async function refreshOnce(expiredAccess: string | null): Promise<boolean> {
     // Offline: the login may still be good, so the tokens stay for the next try.
     return false;
   }
-  // Throttled or a server fault: the same, the refresh token wasn't used up.
+  // Throttled or a server fault: the login may still be good, too.
   if (response.status === 429 || response.status >= 500) return false;
   if (!response.ok) {
     tokens.clear();
     announceSessionChange();
     return false;
   }
-  const body = (await response.json()) as { token: string; refreshToken: string };
-  tokens.set(body.token, body.refreshToken);
+  const body = (await response.json()) as RefreshReply;
+  tokens.set(body.token);
   return true;
 }
 

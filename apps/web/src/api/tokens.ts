@@ -4,6 +4,7 @@ export const tokens = {
   refresh: () => localStorage.getItem("refresh"),
   /** A shopper counts as logged in when both tokens are present (SPEC.md §4, buy flow). */
   present: () => Boolean(localStorage.getItem("access") && localStorage.getItem("refresh")),
+  /** The refresh token comes only with a login; a refresh brings a new access token alone. */
   set(access: string, refresh?: string) {
     localStorage.setItem("access", access);
     if (refresh !== undefined) localStorage.setItem("refresh", refresh);

@@ -1,9 +1,9 @@
 import { SignJWT, jwtVerify, errors } from "jose";
 import type { FastifyRequest } from "fastify";
-import { eq, and, isNull } from "drizzle-orm";
+import { eq, and, gt, isNull } from "drizzle-orm";
 import { idSchema } from "@voltio/domain/http";
 import type { Db } from "../../db/client";
-import { users } from "../../db/schema";
+import { refreshTokens, users } from "../../db/schema";
 import { AccessTokenExpired, NotSignedIn } from "../../errors";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -12,8 +12,8 @@ const ISSUER = "voltio";
 export interface Caller {
   id: number;
   rol: "user" | "admin";
-  /** The login (refresh-token family) the access token was issued for, when it came from one. */
-  sessionId?: string;
+  /** The session (login) the access token was issued for. */
+  sessionId: string;
 }
 
 const key = (secret: string) => new TextEncoder().encode(secret);
@@ -33,9 +33,13 @@ export function signAccessToken(
     .sign(key(secret));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * The caller behind the bearer token, or null for a guest. The role is read from the database, not the
- * token, so a demotion or deletion takes effect at once. An expired token answers the SPEC's 403.
+ * The caller behind the bearer token, or null for a guest. The role and the session are read from the
+ * database in one query, not trusted from the token, so a demotion, deletion or ended session (logout,
+ * password or role change, idle or maximum age) stops the token at once on every process. An expired token
+ * answers the SPEC's 403.
  */
 export async function readCaller(request: FastifyRequest, db: Db, secret: string): Promise<Caller | null> {
   const header = request.headers.authorization;
@@ -52,15 +56,25 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
     if (error instanceof errors.JWTExpired) throw new AccessTokenExpired();
     throw new NotSignedIn("Invalid token");
   }
-  // A signed token can still carry a subject no account can have (our secret signed it, but it is old or
-  // hand-made): it is an invalid token, not a database error.
+  // Checked before the query: a subject no account can have (past the integer column) or a malformed
+  // session id would otherwise fail in the database as a server error.
   const parsed = idSchema.safeParse(subject);
-  if (!parsed.success) throw new NotSignedIn("Invalid token");
+  if (!parsed.success || !sessionId || !UUID.test(sessionId)) throw new NotSignedIn("Invalid token");
   const id = parsed.data;
   const [user] = await db
     .select({ id: users.id, rol: users.rol })
     .from(users)
-    .where(and(eq(users.id, id), isNull(users.deletedAt)));
+    .innerJoin(
+      refreshTokens,
+      and(
+        eq(refreshTokens.userId, users.id),
+        eq(refreshTokens.familyId, sessionId),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, new Date()),
+      ),
+    )
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .limit(1);
   if (!user) throw new NotSignedIn("Invalid token");
-  return sessionId ? { ...user, sessionId } : user;
+  return { ...user, sessionId };
 }

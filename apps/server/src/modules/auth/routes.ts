@@ -15,9 +15,9 @@ import type { Db } from "../../db/client";
 import { NotFound, NotSignedIn } from "../../errors";
 import { googleVerifier } from "./google";
 import { dummyPasswordHash } from "./password";
-import { AuthRateLimit } from "./rate-limit";
+import { AuthRateLimit, LoginGuard } from "./rate-limit";
 import { checkEmail, googleLogin, login } from "./service";
-import { endSession, rotateSession } from "./sessions";
+import { endSession, refreshSession } from "./sessions";
 
 const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
 
@@ -33,9 +33,9 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
     // Computed once now, so the first login of a missing e-mail costs no more than any other.
     await dummyPasswordHash();
     const verifyGoogle = googleVerifier(config);
+    const loginGuard = new LoginGuard(config);
     const limits = {
       email: new AuthRateLimit(app, config, "email-check"),
-      login: new AuthRateLimit(app, config, "login"),
       google: new AuthRateLimit(app, config, "google-login"),
       refresh: new AuthRateLimit(app, config, "refresh"),
     };
@@ -87,19 +87,18 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
         },
       },
       async (request, reply) => {
-        await limits.login.hitIp(request, reply);
-        // Only failed attempts count against an e-mail, so guessing can't lock its owner out for long.
-        await limits.login.hitEmail(request, reply, false);
+        // Guessing from many machines slows an e-mail's logins down but never locks its owner out.
+        const attempt = await loginGuard.begin(request, reply);
         try {
           const tokens = await login(db, config, request.body.email, request.body.password);
+          attempt.succeeded();
           request.log.info({ event: "login" }, "login");
           return { msg: "Logged in", ...tokens };
         } catch (error) {
           if (error instanceof NotSignedIn) {
             // Every failed sign-in is logged, never with the password (ASVS 7.1.1, 7.2.1).
             request.log.warn({ event: "login.failed" }, "login failed");
-            await limits.login.hitEmail(request, reply);
-          }
+          } else attempt.abandoned();
           throw error;
         }
       },
@@ -130,14 +129,21 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
         config: { access: "public" },
         schema: {
           tags: ["users"],
-          summary: "A new access token for a refresh token, which is replaced by a new one (use each once)",
+          summary:
+            "A new access token for the session's refresh token, which stays the same until the session ends",
           body: refreshTokenBodySchema,
           response: { 200: refreshReplySchema, ...errors },
         },
       },
       async (request, reply) => {
         await limits.refresh.hitIp(request, reply);
-        return rotateSession(db, config, request.body.token, request.log);
+        try {
+          return await refreshSession(db, config, request.body.token);
+        } catch (error) {
+          if (error instanceof NotSignedIn)
+            request.log.info({ event: "refresh.refused" }, "refresh token refused");
+          throw error;
+        }
       },
     );
 

@@ -437,10 +437,14 @@ describe("admin calls", () => {
     const promoted = await call("PUT", "/api/user/admin", admin, { id: 2 });
     expect(promoted.statusCode, promoted.body).toBe(200);
     expect(promoted.json()).toMatchObject({ id: 2, rol: "admin" });
-    // The role is read from the database on every call: the shopper's old token now opens admin calls.
+    // A role change ends the user's sessions: the old token is refused, a new login carries the new role.
+    expect((await call("GET", "/api/user/all", shopper)).statusCode).toBe(401);
+    shopper = await t.bearer(2);
     expect((await call("GET", "/api/user/all", shopper)).statusCode).toBe(200);
     const demoted = await call("PUT", "/api/user/admin", admin, { id: 2, rol: "user" });
     expect(demoted.json()).toMatchObject({ rol: "user" });
+    expect((await call("GET", "/api/user/all", shopper)).statusCode).toBe(401);
+    shopper = await t.bearer(2);
     expect((await call("GET", "/api/user/all", shopper)).statusCode).toBe(403);
 
     const log = await t.database.db

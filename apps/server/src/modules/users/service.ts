@@ -225,6 +225,8 @@ export async function changeRole(
       .returning(summaryColumns);
     if (!row) throw new NotAllowed("The user 1 can't be demoted");
     if (target.rol !== next) {
+      // Sessions end with the role they were started under, together with the change itself.
+      await revokeUserSessions(tx, id);
       await tx.insert(auditLog).values({
         actorId: actor.id,
         action: "user.role",
