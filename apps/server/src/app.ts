@@ -13,6 +13,7 @@ import type { Config } from "./config";
 import type { Db } from "./db/client";
 import { HttpError, TokenExpiredError } from "./http/errors";
 import { CatalogCache } from "./http/catalog-cache";
+import { demoLogStream } from "./http/demo-log";
 import { authRoutes } from "./modules/auth/routes";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
@@ -33,7 +34,12 @@ export type App = FastifyInstance;
 
 export async function buildApp(config: Config, db: Db): Promise<App> {
   const app = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : config.demo
+          ? { level: config.logLevel, stream: demoLogStream() }
+          : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // A number is how many proxies to trust (proxy-addr's hop count; Fastify's types only take a function).
