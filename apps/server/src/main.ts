@@ -1,13 +1,17 @@
-import { buildApp, type App } from "./app";
+import type { App } from "./app";
 import { loadConfig } from "./config";
-import { openDatabase } from "./db/client";
-import { DEMO_LOGINS, seedDemoStore } from "./db/seed/demo-store";
 import { databaseTarget } from "./db/target";
 import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 
 /** `npm start`: configuration, migrations, the demo seed on first start, then the HTTP server. */
 async function main() {
   const config = loadConfig();
+  // Loaded once the configuration is known to be good: a refusal comes without waiting for the whole app.
+  const [{ buildApp }, { openDatabase }, { DEMO_LOGINS, seedDemoStore }] = await Promise.all([
+    import("./app"),
+    import("./db/client"),
+    import("./db/seed/demo-store"),
+  ]);
   // Embedded: the data directory stays locked to this process until it ends.
   const database = await openDatabase(databaseTarget(config));
   let app: App | undefined;
