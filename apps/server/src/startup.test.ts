@@ -66,7 +66,7 @@ describe.concurrent("start-up", { timeout: 120_000 }, () => {
       startServer({ DATABASE_URL: url, JWT_SECRET: "x".repeat(40), DATA_DIR: freshDir() }),
     );
     expect(line).toMatch(
-      /^Can't reach PostgreSQL at DATABASE_URL postgres:\/\/voltio:\*\*\*@127\.0\.0\.1:\d+\/voltio: connection refused/,
+      /^Can't connect to PostgreSQL at DATABASE_URL postgres:\/\/voltio:\*\*\*@127\.0\.0\.1:\d+\/voltio: connection refused/,
     );
     expect(line).toContain("Start PostgreSQL or correct DATABASE_URL.");
     expect(line).not.toContain("hunter2");

@@ -86,7 +86,7 @@ async function checkReachable(url: string): Promise<void> {
     await client.query("select 1");
   } catch (error) {
     throw new StartupError(
-      `Can't reach PostgreSQL at DATABASE_URL ${redacted(url)}: ${connectionProblem(error)}. Start PostgreSQL or correct DATABASE_URL.`,
+      `Can't connect to PostgreSQL at DATABASE_URL ${redacted(url)}: ${connectionProblem(error)}. Start PostgreSQL or correct DATABASE_URL.`,
     );
   } finally {
     await client.end().catch(() => {});
