@@ -1,9 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyDataDir, dataDirTemplate, freePort, refusal, startServer, stop } from "../test/processes";
+import {
+  copyDataDir,
+  dataDirTemplate,
+  freePort,
+  refusal,
+  removeTempDirs,
+  startServer,
+  stop,
+  tempDir,
+} from "../test/processes";
 
 /**
  * `npm start` as an operator runs it: a bad setting or a broken environment ends the process with exit code
@@ -12,11 +20,11 @@ import { copyDataDir, dataDirTemplate, freePort, refusal, startServer, stop } fr
 // Each case spawns a process: on a busy machine one may take tens of seconds.
 describe.concurrent("start-up", { timeout: 120_000 }, () => {
   let template: string;
-  const freshDir = () => mkdtempSync(join(tmpdir(), "voltio-start-"));
+  const freshDir = () => tempDir("start");
   beforeAll(async () => {
     template = await dataDirTemplate();
   });
-  afterAll(() => rmSync(template, { recursive: true, force: true }));
+  afterAll(removeTempDirs);
 
   it.for<{ env: Record<string, string>; says: string }>([
     { env: { PORT: "" }, says: 'PORT="" must be a whole number from 1 to 65535 in decimal digits' },

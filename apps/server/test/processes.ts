@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,20 @@ import { pgliteSnapshotPath } from "./database";
 /** Helpers for tests that run the real server and CLIs as child processes, the way an operator does. */
 
 export const repoRoot = join(import.meta.dirname, "../../..");
+
+const made: string[] = [];
+
+/** A fresh directory under the system's temporary one, removed by removeTempDirs(). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `voltio-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Every directory tempDir, dataDirTemplate and copyDataDir made (each data dir copy is ~40 MB). */
+export function removeTempDirs() {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 export interface Run {
   child: ChildProcess;
@@ -89,7 +103,7 @@ export async function freePort(): Promise<number> {
  * when there is one: a fresh initdb takes seconds); each test gets its own copy.
  */
 export async function dataDirTemplate(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "voltio-template-"));
+  const dir = tempDir("template");
   const databaseDir = join(dir, "pglite");
   mkdirSync(databaseDir, { recursive: true });
   if (existsSync(pgliteSnapshotPath("demo"))) {
@@ -106,7 +120,7 @@ export async function dataDirTemplate(): Promise<string> {
 }
 
 export function copyDataDir(template: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "voltio-data-"));
+  const dir = tempDir("data");
   cpSync(template, dir, { recursive: true });
   return dir;
 }

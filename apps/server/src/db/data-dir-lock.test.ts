@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,10 +8,12 @@ import {
   dataDirTemplate,
   freePort,
   refusal,
+  removeTempDirs,
   repoRoot,
   run,
   startServer,
   stop,
+  tempDir,
   type Run,
 } from "../../test/processes";
 import { acquireDataDirLock, DataDirLockedError } from "./data-dir-lock";
@@ -25,8 +27,9 @@ const bootId = () => {
 };
 
 describe("the data directory lock, in one process", () => {
+  afterAll(removeTempDirs);
   it("is refused while held and free again once released", async () => {
-    const databaseDir = join(mkdtempSync(join(tmpdir(), "voltio-lock-")), "pglite");
+    const databaseDir = join(tempDir("lock"), "pglite");
     const lock = await acquireDataDirLock(databaseDir);
     const second = acquireDataDirLock(databaseDir);
     await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
@@ -37,7 +40,7 @@ describe("the data directory lock, in one process", () => {
   });
 
   it("takes over a claim whose pid is alive but belongs to a process started at another time", async () => {
-    const databaseDir = join(mkdtempSync(join(tmpdir(), "voltio-lock-")), "pglite");
+    const databaseDir = join(tempDir("lock"), "pglite");
     mkdirSync(`${databaseDir}.lock`, { recursive: true });
     // Our own pid, but not our start time: the pid was reused, the holder is gone.
     const stale = `${process.pid}-1-${bootId()}@${hostname().replace(/[^A-Za-z0-9.-]/g, "-")}.held`;
@@ -48,7 +51,7 @@ describe("the data directory lock, in one process", () => {
   });
 
   it("never takes over a claim from another host, and says how to clear it", async () => {
-    const databaseDir = join(mkdtempSync(join(tmpdir(), "voltio-lock-")), "pglite");
+    const databaseDir = join(tempDir("lock"), "pglite");
     mkdirSync(`${databaseDir}.lock`, { recursive: true });
     const claim = `4242-99-${bootId()}@other-host.held`;
     writeFileSync(join(`${databaseDir}.lock`, claim), JSON.stringify({ command: "the Voltio server" }));
@@ -69,6 +72,7 @@ describe("the data directory lock, across processes", { timeout: 120_000 }, () =
   });
   afterAll(async () => {
     await Promise.all(running.map(stop));
+    removeTempDirs();
   });
   const server = async (dataDir: string) => {
     const started = startServer({ DATA_DIR: dataDir, PORT: String(await freePort()), DEMO: "false" });
@@ -77,7 +81,7 @@ describe("the data directory lock, across processes", { timeout: 120_000 }, () =
   };
 
   it("lets one of several processes starting at the same instant hold it", async () => {
-    const databaseDir = join(mkdtempSync(join(tmpdir(), "voltio-lock-")), "pglite");
+    const databaseDir = join(tempDir("lock"), "pglite");
     const code = `const { acquireDataDirLock } = await import(${JSON.stringify(join(repoRoot, "apps/server/src/db/data-dir-lock.ts"))});
       process.stdin.once("data", async () => {
         try { await acquireDataDirLock(${JSON.stringify(databaseDir)}); console.log("won"); }
