@@ -3,21 +3,39 @@
  * measures GET /api/products with autocannon (50 connections), without and with the response cache.
  * Writes the results to docs/benchmarks.md. Needs a PostgreSQL server: BENCH_DATABASE_URL, else
  * TEST_DATABASE_URL, else postgres://voltio:voltio@127.0.0.1:5432/postgres (the role .ci/run creates).
+ *
+ * Knobs for a smoke run (which leaves docs/benchmarks.md alone): BENCH_PRODUCTS (100000), BENCH_SECONDS (10),
+ * BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50); BENCH_REPORT=true/false overrides whether it writes.
+ * A run with errors writes nothing and exits 1: its numbers measure failures, not the catalogue.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { cpus } from "node:os";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase } from "../apps/server/src/db/client";
 import { seedDemoStore } from "../apps/server/src/db/seed/demo-store";
 import { replaceSection } from "./report";
+import { startBenchServer, type BenchServer } from "./server";
 
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 50;
-const PORT = 3400;
-const root = fileURLToPath(new URL("..", import.meta.url));
+function knob(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) < min) {
+    console.error(`${name}=${JSON.stringify(raw)} must be a whole number of at least ${min}`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+
+const PRODUCTS = knob("BENCH_PRODUCTS", 100_000, 59);
+const DURATION = knob("BENCH_SECONDS", 10, 1);
+const WARMUP = knob("BENCH_WARMUP_SECONDS", 2, 1);
+const CONNECTIONS = knob("BENCH_CONNECTIONS", 50, 1);
+const REPORT =
+  process.env.BENCH_REPORT === undefined
+    ? !["BENCH_PRODUCTS", "BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONNECTIONS"].some(
+        (k) => k in process.env,
+      )
+    : process.env.BENCH_REPORT === "true";
 const serverUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -72,31 +90,15 @@ async function prepareDatabase(): Promise<string> {
   return url.toString();
 }
 
-async function startServer(databaseUrl: string, cacheSeconds: number): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DEMO: "false",
-      PORT: String(PORT),
-      LOG_LEVEL: "warn",
-      JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
-      CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds),
-      DATABASE_POOL_SIZE: "10",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
+function startServer(databaseUrl: string, cacheSeconds: number): Promise<BenchServer> {
+  return startBenchServer({
+    DATABASE_URL: databaseUrl,
+    DEMO: "false",
+    LOG_LEVEL: "warn",
+    JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
+    CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds),
+    DATABASE_POOL_SIZE: "10",
   });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/store`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  server.kill();
-  throw new Error("the server did not start");
 }
 
 interface Measurement {
@@ -108,10 +110,12 @@ interface Measurement {
   errors: number;
 }
 
-async function measure(path: string): Promise<Omit<Measurement, "scenario" | "cached">> {
-  const url = `http://127.0.0.1:${PORT}${path}`;
-  await autocannon({ url, connections: 10, duration: 2 }); // warm-up: JIT, pool, caches
+async function measure(server: BenchServer, path: string): Promise<Omit<Measurement, "scenario" | "cached">> {
+  const url = `${server.base}${path}`;
+  await autocannon({ url, connections: Math.min(10, CONNECTIONS), duration: WARMUP }); // JIT, pool, caches
+  server.assertRunning();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  server.assertRunning();
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -126,13 +130,26 @@ for (const cached of [false, true]) {
   const server = await startServer(databaseUrl, cached ? 600 : 0);
   try {
     for (const scenario of scenarios) {
-      const measurement = { scenario: scenario.name, cached, ...(await measure(scenario.path)) };
+      const measurement = { scenario: scenario.name, cached, ...(await measure(server, scenario.path)) };
       console.log(measurement);
       results.push(measurement);
     }
   } finally {
-    server.kill();
+    // Gone, and its port free, before the next server starts.
+    await server.stop();
   }
+}
+
+const failed = results.filter((m) => m.errors > 0);
+if (failed.length > 0) {
+  console.error(
+    `${failed.length} rows had errors: not a measurement of the catalogue; docs/benchmarks.md left as is.`,
+  );
+  process.exit(1);
+}
+if (!REPORT) {
+  console.log("smoke run: docs/benchmarks.md left as is (BENCH_REPORT=true writes it)");
+  process.exit(0);
 }
 
 const row = (m: Measurement) =>

@@ -6,7 +6,7 @@
  * Lighthouse is run with a pinned `npx lighthouse@12.2.3` instead of being a workspace dependency: its
  * dependency tree breaks `npm ci` in this workspace (docs: STACK-NOTES).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,15 +14,16 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { replaceSection } from "./report";
+import { startBenchServer } from "./server";
 
 const LIGHTHOUSE = "lighthouse@12.2.3";
-const PORT = Number(process.env.BENCH_WEB_PORT ?? 3500);
+/** A free port unless BENCH_WEB_PORT names one (the run refuses to start if it is taken). */
+const PORT = process.env.BENCH_WEB_PORT ? Number(process.env.BENCH_WEB_PORT) : undefined;
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const CHROME = CHROMIUM_PATH;
 const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_ARGS].join(" ");
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "apps/web/dist");
-const base = `http://localhost:${PORT}`;
 
 const ROUTES = [
   { path: "/", performanceTarget: 95 },
@@ -58,24 +59,6 @@ function build() {
   console.log("building the web app…");
   const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error("npm run build failed");
-}
-
-async function startServer(dataDir: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", DEMO: "true" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let attempt = 0; attempt < 240; attempt++) {
-    try {
-      if ((await fetch(`${base}/api/store`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  server.kill();
-  throw new Error("the server did not start");
 }
 
 /** Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run is repeated, up to 3 times. */
@@ -171,7 +154,11 @@ async function main() {
   const adminOnly = adminOnlyChunks();
   const dataDir = mkdtempSync(join(tmpdir(), "voltio-bench-web-"));
   const reports = mkdtempSync(join(tmpdir(), "voltio-lighthouse-"));
-  const server = await startServer(dataDir);
+  const server = await startBenchServer(
+    { DATA_DIR: dataDir, LOG_LEVEL: "warn", DEMO: "true" },
+    { port: PORT, publicUrl: "http://localhost:{port}" },
+  );
+  const base = `http://localhost:${server.port}`;
   const rows: string[] = [];
   const benchmarkIndexes: number[] = [];
   const misses: string[] = [];
@@ -201,10 +188,8 @@ async function main() {
       if (adminLoaded.length > 0) misses.push(`admin code on ${route.path}: ${adminLoaded.join(", ")}`);
     }
   } finally {
-    server.kill("SIGTERM");
+    await server.stop(); // its database closed before its directory goes
     rmSync(reports, { recursive: true, force: true });
-    // Give the server a moment to close its database before its directory goes.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
     rmSync(dataDir, { recursive: true, force: true });
   }
 

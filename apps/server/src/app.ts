@@ -10,6 +10,7 @@ import { guardRoutes, type Identify } from "./http/access";
 import { handleError } from "./http/error-handler";
 import { refuseAmbiguousInput } from "./http/input-rules";
 import { readCaller } from "./modules/auth/access-token";
+import { demoLogStream } from "./http/demo-log";
 import { authRoutes } from "./modules/auth/routes";
 import { CatalogCache } from "./modules/catalog/cache";
 import { catalogRoutes } from "./modules/catalog/routes";
@@ -24,7 +25,12 @@ export type App = FastifyInstance;
 
 export async function buildApp(config: Config, db: Db): Promise<App> {
   const app = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : config.demo
+          ? { level: config.logLevel, stream: demoLogStream() }
+          : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // A path that isn't valid percent-encoding (/product/%ff) or a bad header: the same `{error, details}`

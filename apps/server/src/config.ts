@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { isValidTimeZone } from "@voltio/domain/weekday";
+import { StartupError } from "./startup";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
@@ -11,73 +13,78 @@ const booleanFlag = z
     value === undefined || value === "" ? undefined : value === "true" || value === "1",
   );
 
+/**
+ * A whole number written as canonical decimal digits: no sign, spaces, leading zeros, hex or exponent, and
+ * never empty (`PORT=` is a mistake, not 0). Unset takes the default.
+ */
+const wholeNumber = (min: number, max: number, fallback: number) => {
+  const reason = `must be a whole number from ${min} to ${max} in decimal digits, such as ${fallback}`;
+  return z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,15})$/, reason)
+    .transform(Number)
+    .pipe(z.number().int().min(min, reason).max(max, reason))
+    .default(fallback);
+};
+
+const hostName = z.hostname();
+
 /** Every setting Voltio reads, validated once at start. The README's configuration table mirrors this. */
 const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default("127.0.0.1"),
+  PORT: wholeNumber(1, 65535, 3000),
+  HOST: z
+    .string()
+    .refine(
+      (host) => isIP(host) !== 0 || (hostName.safeParse(host).success && !/^[0-9.]+$/.test(host)),
+      "must be an IP address such as 127.0.0.1 or 0.0.0.0, or a host name",
+    )
+    .default("127.0.0.1"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
-  DATA_DIR: z.string().default("./data"),
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000, 10),
+  DATA_DIR: z.string().min(1, "must be a directory path such as ./data").default("./data"),
   STORE_TIMEZONE: z
     .string()
     .default("UTC")
     .refine(isValidTimeZone, "must be an IANA time zone such as Europe/Madrid"),
-  PUBLIC_URL: z.string().url().optional(),
+  PUBLIC_URL: z.url("must be a URL such as https://shop.example.com").optional(),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO: booleanFlag,
-  CATALOG_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
-  CATALOG_COUNT_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  CATALOG_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 30),
+  CATALOG_COUNT_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|\d{1,2})?$/, "must be true, false or the number of proxies in front of the server")
+    .regex(
+      /^(true|false|[0-9]|[1-9][0-9])?$/,
+      "must be true, false or the number of proxies in front of the server",
+    )
     .optional(),
-  ACCESS_TOKEN_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(86_400)
-    .default(15 * 60),
-  SESSION_IDLE_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(60 * 24 * 90)
-    .default(30),
-  SESSION_MAX_HOURS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 365)
-    .default(12),
-  RATE_LIMIT_AUTH_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(86_400)
-    .default(15 * 60),
-  RATE_LIMIT_AUTH_PER_IP: z.coerce.number().int().min(1).default(50),
-  RATE_LIMIT_AUTH_PER_EMAIL: z.coerce.number().int().min(1).default(10),
-  RATE_LIMIT_LOGIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
-  RATE_LIMIT_LOGIN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(4000),
+  ACCESS_TOKEN_TTL_SECONDS: wholeNumber(1, 86_400, 15 * 60),
+  SESSION_IDLE_MINUTES: wholeNumber(1, 60 * 24 * 90, 30),
+  SESSION_MAX_HOURS: wholeNumber(1, 24 * 365, 12),
+  RATE_LIMIT_AUTH_WINDOW_SECONDS: wholeNumber(1, 86_400, 15 * 60),
+  RATE_LIMIT_AUTH_PER_IP: wholeNumber(1, 1_000_000, 50),
+  RATE_LIMIT_AUTH_PER_EMAIL: wholeNumber(1, 1_000_000, 10),
+  RATE_LIMIT_LOGIN_DELAY_MS: wholeNumber(0, 60_000, 250),
+  RATE_LIMIT_LOGIN_MAX_DELAY_MS: wholeNumber(0, 60_000, 4000),
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
-  GOOGLE_JWKS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v3/certs"),
+  GOOGLE_JWKS_URL: z
+    .url("must be a URL such as https://www.googleapis.com/oauth2/v3/certs")
+    .default("https://www.googleapis.com/oauth2/v3/certs"),
   GOOGLE_ISSUERS: z.string().default("https://accounts.google.com,accounts.google.com"),
-  UPLOAD_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(50 * 1024 * 1024)
-    .default(5 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: wholeNumber(1024, 50 * 1024 * 1024, 5 * 1024 * 1024),
 });
 
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
   dataDir: string;
   storeTimeZone: string;
   publicUrl: string;
@@ -112,27 +119,43 @@ export interface Config {
   uploadMaxBytes: number;
 }
 
-export class ConfigError extends Error {}
+/** A setting Voltio can't run with; its message is one line with the variable, the reason and the fix. */
+export class ConfigError extends StartupError {}
+
+/** Values never echoed back in an error: they may hold passwords. */
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "JWT_SECRET", "GOOGLE_CLIENT_ID"]);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "");
+      const value = env[name];
+      const shown =
+        value === undefined || SECRET_VARIABLES.has(name) ? name : `${name}=${JSON.stringify(value)}`;
+      return `${shown} ${issue.message}`;
+    });
+    throw new ConfigError(
+      `Invalid configuration: ${[...new Set(problems)].join("; ")}. Correct it in the environment (the README's configuration table lists every setting).`,
+    );
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  checkDataDir(dataDir);
   const demo = e.DEMO ?? !e.DATABASE_URL;
   let jwtSecret = e.JWT_SECRET;
   if (!jwtSecret) {
     if (e.DATABASE_URL && !demo)
-      throw new ConfigError("Invalid configuration:\n  JWT_SECRET: required with DATABASE_URL");
+      throw new ConfigError(
+        "Invalid configuration: JWT_SECRET is required with DATABASE_URL. Set it to at least 32 random characters (openssl rand -base64 48).",
+      );
     jwtSecret = localSecret(dataDir);
   }
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir,
     storeTimeZone: e.STORE_TIMEZONE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
@@ -169,12 +192,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+function checkDataDir(dataDir: string) {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dataDir).isDirectory();
+  } catch {
+    return; // created on first use
+  }
+  if (!isDirectory)
+    throw new ConfigError(
+      `Invalid configuration: DATA_DIR ${dataDir} is a file, not a directory. Set DATA_DIR to a directory (it is created if missing).`,
+    );
+}
+
+const MIN_SECRET_LENGTH = 32;
+
 /** The embedded mode keeps a random signing secret beside its database, so tokens survive a restart. */
 function localSecret(dataDir: string): string {
   const file = join(dataDir, "jwt-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString("base64url");
-  writeFileSync(file, secret, { mode: 0o600 });
+  let secret = readSecret(file);
+  if (secret === undefined) {
+    mkdirSync(dataDir, { recursive: true });
+    // Written aside and linked into place: a process starting at the same instant reads a whole secret.
+    const draft = `${file}.${process.pid}.tmp`;
+    writeFileSync(draft, randomBytes(48).toString("base64url"), { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      rmSync(draft, { force: true });
+    }
+    secret = readSecret(file) ?? "";
+  }
+  if (secret.length < MIN_SECRET_LENGTH)
+    throw new ConfigError(
+      `${file} ${secret ? `holds only ${secret.length} characters` : "is empty"}, and a signing secret needs at least ${MIN_SECRET_LENGTH}: delete the file to have a new one generated (everyone signed in must log in again), or set JWT_SECRET.`,
+    );
   return secret;
+}
+
+function readSecret(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ConfigError(
+      `${file} can't be read (${(error as NodeJS.ErrnoException).code}): give this process read access to DATA_DIR, or set JWT_SECRET.`,
+    );
+  }
 }

@@ -1,29 +1,52 @@
-import { buildApp } from "./app";
-import { ConfigError, loadConfig } from "./config";
-import { openDatabase } from "./db/client";
-import { DEMO_LOGINS, seedDemoStore } from "./db/seed/demo-store";
+import type { App } from "./app";
+import { loadConfig } from "./config";
 import { databaseTarget } from "./db/target";
+import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 
 /** `npm start`: configuration, migrations, the demo seed on first start, then the HTTP server. */
 async function main() {
   const config = loadConfig();
+  // Loaded once the configuration is known to be good: a refusal comes without waiting for the whole app.
+  const [{ buildApp }, { openDatabase }, { DEMO_LOGINS, seedDemoStore }] = await Promise.all([
+    import("./app"),
+    import("./db/client"),
+    import("./db/seed/demo-store"),
+  ]);
+  // Embedded: the data directory stays locked to this process until it ends.
   const database = await openDatabase(databaseTarget(config));
-  await database.migrate();
-  if (config.demo) {
-    const seeded = await seedDemoStore(database.db);
-    if (seeded) console.log("Seeded the demo store.");
+  let app: App | undefined;
+  try {
+    try {
+      await database.migrate();
+    } catch (error) {
+      throw new StartupError(
+        `Migrating the database failed: ${(error as Error).message}. Restore the database from a backup or fix it by hand, then start again.`,
+      );
+    }
+    if (config.demo) {
+      const seeded = await seedDemoStore(database.db);
+      if (seeded) console.log("Seeded the demo store.");
+    }
+    app = await buildApp(config, database.db);
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, config.port, config.host);
+    });
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
   }
-  const app = await buildApp(config, database.db);
+
+  const running = app;
   const shutdown = async (signal: string) => {
-    app.log.info(`${signal}: shutting down`);
-    await app.close();
+    running.log.info(`${signal}: shutting down`);
+    await running.close();
     await database.close();
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
-  await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? "PostgreSQL" : `the embedded database in ${config.dataDir}`;
   console.log(`\nVoltio is running at ${config.publicUrl} on ${where}.`);
   if (config.demo) {
@@ -33,7 +56,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+main().catch(exitWithStartupFailure);

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -8,6 +9,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { StartupError } from "../startup";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import * as relations from "./relations";
 import * as tables from "./schema";
 
@@ -25,14 +28,15 @@ export interface Database {
 
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
-export type DatabaseTarget = { url: string } | { dataDir: string } | { pglite: PGlite };
+/** `dataDir` is locked to this process while open; `pglite` is an instance the caller already owns. */
+export type DatabaseTarget = { url: string; poolSize?: number } | { dataDir: string } | { pglite: PGlite };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ("url" in target) {
-    const pool = new pg.Pool({
-      connectionString: target.url,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    });
+    await checkReachable(target.url);
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    // A connection PostgreSQL drops while idle is replaced by the pool; unheard, the event would end the process.
+    pool.on("error", (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -42,18 +46,81 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
   let client: PGlite;
+  let lock: DataDirLock | undefined;
   if ("pglite" in target) {
     client = target.pglite;
   } else {
     // PGlite creates only the last segment of its data directory.
     mkdirSync(target.dataDir, { recursive: true });
-    client = await PGlite.create({ dataDir: target.dataDir, extensions: { pg_trgm } });
+    lock = await acquireDataDirLock(target.dataDir);
+    try {
+      client = await PGlite.create({ dataDir: target.dataDir, extensions: { pg_trgm } });
+    } catch (error) {
+      lock.release();
+      throw new StartupError(
+        `The embedded database in ${target.dataDir} can't be opened (${(error as Error).message}): it is damaged or not a PGlite database. Restore DATA_DIR ${dirname(target.dataDir)} from a backup, or move ${target.dataDir} away to start with an empty store.`,
+      );
+    }
   }
   const db = drizzlePglite(client, { schema });
   return {
     db: db as unknown as Db,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
+}
+
+/** Fails with one line naming what is wrong with DATABASE_URL before the pool starts handing out errors. */
+async function checkReachable(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on("error", () => {}); // reported by connect() below
+  try {
+    await client.connect();
+    await client.query("select 1");
+  } catch (error) {
+    throw new StartupError(
+      `Can't connect to PostgreSQL at DATABASE_URL ${redacted(url)}: ${connectionProblem(error)}. Start PostgreSQL or correct DATABASE_URL.`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function connectionProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const errors = (error as { errors?: { code?: string }[] }).errors;
+  switch (code ?? errors?.[0]?.code) {
+    case "ECONNREFUSED":
+      return "connection refused (nothing listens at that address and port)";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "the host name does not resolve";
+    case "ETIMEDOUT":
+      return "no answer (a firewall, or the wrong address)";
+    case "28P01":
+      return "the password is wrong";
+    case "28000":
+      return `access denied (${message})`;
+    case "3D000":
+      return `the database does not exist (${message})`;
+    default:
+      return message || String(error);
+  }
+}
+
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable)";
+  }
 }

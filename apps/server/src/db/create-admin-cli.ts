@@ -3,13 +3,15 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { loadConfig } from "../config";
 import { hashPassword } from "../modules/auth/password";
+import { exitWithStartupFailure } from "../startup";
 import { openDatabase } from "./client";
 import { users } from "./schema";
 import { databaseTarget } from "./target";
 
 /**
  * `npm run create-admin -- --email a@b.c --password '…' --first-name Ada --last-name Lovelace`
- * Creates an admin, or promotes and resets the password of the account with that e-mail.
+ * Creates an admin, or promotes and resets the password of the account with that e-mail. On the embedded
+ * database it takes the data directory's lock, like the server: stop the server first.
  */
 const { values } = parseArgs({
   options: {
@@ -40,26 +42,30 @@ if (!input.success) {
   process.exit(2);
 }
 
-const database = await openDatabase(databaseTarget(loadConfig()));
-try {
-  await database.migrate();
-  const { email, password, firstName, lastName } = input.data;
-  const passwordHash = await hashPassword(password);
-  const [existing] = await database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
-  const [user] = existing
-    ? await database.db
-        .update(users)
-        .set({ rol: "admin", passwordHash, googleUser: false, deletedAt: null })
-        .where(sql`${users.id} = ${existing.id}`)
-        .returning({ id: users.id })
-    : await database.db
-        .insert(users)
-        .values({ email, passwordHash, firstName, lastName, rol: "admin" })
-        .returning({ id: users.id });
-  console.log(`Admin ${email} is user ${user!.id}.`);
-} finally {
-  await database.close();
+async function createAdmin(data: NonNullable<typeof input.data>) {
+  const database = await openDatabase(databaseTarget(loadConfig()));
+  try {
+    await database.migrate();
+    const { email, password, firstName, lastName } = data;
+    const passwordHash = await hashPassword(password);
+    const [existing] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`);
+    const [user] = existing
+      ? await database.db
+          .update(users)
+          .set({ rol: "admin", passwordHash, googleUser: false, deletedAt: null })
+          .where(sql`${users.id} = ${existing.id}`)
+          .returning({ id: users.id })
+      : await database.db
+          .insert(users)
+          .values({ email, passwordHash, firstName, lastName, rol: "admin" })
+          .returning({ id: users.id });
+    console.log(`Admin ${email} is user ${user!.id}.`);
+  } finally {
+    await database.close();
+  }
 }
+
+await createAdmin(input.data).catch(exitWithStartupFailure);

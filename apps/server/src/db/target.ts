@@ -4,5 +4,7 @@ import type { DatabaseTarget } from "./client";
 
 /** PostgreSQL when DATABASE_URL is set, otherwise the embedded database under the data directory. */
 export function databaseTarget(config: Config): DatabaseTarget {
-  return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: join(config.dataDir, "pglite") };
+  return config.databaseUrl
+    ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
+    : { dataDir: join(config.dataDir, "pglite") };
 }
