@@ -4,8 +4,8 @@
  *   npm run fuzz -- --runs 20000 --seed 42          (runs = cases; each is sent as 4 identities)
  *   npm run fuzz -- --seed 42 --path 1234:5:0       (replays one case a report printed)
  *
- * Options: --shrink N (failure groups to shrink, default 25), --web-dist DIR (a built web app, so pages are
- * rendered on the server too). TEST_DB=postgres with TEST_DATABASE_URL runs it on PostgreSQL.
+ * Options: --shrink N (failure groups to shrink, default 25), --random-only (skip the sweep), --web-dist DIR
+ * (a built web app, so pages are rendered on the server too). TEST_DB=postgres with TEST_DATABASE_URL runs it on PostgreSQL.
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -20,13 +20,16 @@ const { values } = parseArgs({
     seed: { type: "string" },
     path: { type: "string" },
     shrink: { type: "string", default: "25" },
+    "random-only": { type: "boolean", default: false },
     "web-dist": { type: "string" },
   },
 });
 const runs = Number(values.runs);
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
-  console.error("usage: npm run fuzz -- [--runs N] [--seed S] [--path P] [--shrink N] [--web-dist DIR]");
+  console.error(
+    "usage: npm run fuzz -- [--runs N] [--seed S] [--path P] [--shrink N] [--random-only] [--web-dist DIR]",
+  );
   process.exit(2);
 }
 
@@ -46,6 +49,7 @@ try {
     runs,
     seed,
     shrink: Number(values.shrink),
+    sweep: !values["random-only"] && !values.path,
     ...(values.path ? { path: values.path } : {}),
     onProgress: ({ phase, done, total, requests, groups }) =>
       console.log(

@@ -938,10 +938,12 @@ function targetRequests(target: Target, queryNames: string[]): fc.Arbitrary<Fuzz
       mutations: fc.array(mutations, { minLength: 1, maxLength: 3, size: "xsmall" }),
     })
     .map(({ draft, mutations }) => {
-      for (const x of mutations) x.apply(draft);
+      // fast-check reuses the generated draft while it shrinks the mutations: edit a copy.
+      const copy = structuredClone(draft);
+      for (const x of mutations) x.apply(copy);
       return build(
         target,
-        draft,
+        copy,
         mutations.map((x) => x.label),
       );
     });

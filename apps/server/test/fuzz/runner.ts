@@ -112,6 +112,8 @@ export interface FailureGroup {
 export interface FuzzReport {
   seed: number;
   runs: number;
+  /** The runs asked for: a replay path needs the same. */
+  numRuns: number;
   /** Requests of the sweep, then of the random cases. */
   sweepRequests: number;
   requests: number;
@@ -218,6 +220,7 @@ export class Fuzzer {
     const report: FuzzReport = {
       seed: options.seed,
       runs: 0,
+      numRuns: options.runs,
       sweepRequests: 0,
       requests: 0,
       targets: this.targets,
@@ -377,7 +380,7 @@ export function formatReport(report: FuzzReport, replay = "npm run fuzz --"): st
     );
     if (group.shrunk) {
       lines.push(
-        `  replay: ${replay} --seed ${report.seed} --runs ${report.runs} --path ${group.shrunk.path}`,
+        `  replay: ${replay} --seed ${report.seed} --runs ${report.numRuns} --path ${group.shrunk.path}`,
       );
     }
   }
