@@ -2,10 +2,10 @@ import { useId, useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
-import { lineTotalCents } from "@voltio/domain/discount";
+import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import { usePricingContext } from "@/api/catalog";
 import { useGuestList, type GuestListName } from "@/api/guest-lists";
-import { pricingOf, usd } from "@/components/ui/pricing";
+import { usd } from "@/components/ui/usd";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -81,11 +81,8 @@ export function ListPreview({ list }: { list: GuestListName }) {
             ) : (
               <ul className="flex flex-col gap-3">
                 {lines.slice(0, PREVIEW_LINES).map((line) => {
-                  const pricing = pricingOf(line, globalSales, today);
-                  const total =
-                    list === "inCart"
-                      ? lineTotalCents(pricing.originalCents, line.amount, pricing.sale)
-                      : pricing.unitCents;
+                  const price = priceToday(line, globalSales, today);
+                  const total = list === "inCart" ? linePriceCents(price, line.amount) : price.unitCents;
                   return (
                     <li key={line.productId} className="flex items-center gap-3">
                       <span className="h-12 w-16 shrink-0 overflow-hidden rounded-lg bg-accent-soft">

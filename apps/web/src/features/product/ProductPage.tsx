@@ -1,6 +1,7 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
+import { priceToday } from "@voltio/domain/pricing";
 import { ApiError } from "@/api/client";
 import { usePricingContext, useProduct } from "@/api/catalog";
 import { NotFoundPage } from "@/app/NotFoundPage";
@@ -8,7 +9,6 @@ import { ListToggleButton } from "@/components/ListToggleButton";
 import { usePageTitle } from "@/components/page-title";
 import { DiscountBadge } from "@/components/ui/DiscountBadge";
 import { PriceTag } from "@/components/ui/PriceTag";
-import { pricingOf } from "@/components/ui/pricing";
 import { Skeleton } from "@/components/ui/Skeleton";
 import { BuyButton } from "./BuyButton";
 import { descriptionBullets } from "./description";
@@ -61,7 +61,7 @@ export function ProductPage() {
   }
   if (isPending) return <ProductSkeleton />;
 
-  const pricing = pricingOf(product, globalSales, today);
+  const price = priceToday(product, globalSales, today);
   const bullets = descriptionBullets(product.description);
 
   return (
@@ -86,8 +86,8 @@ export function ProductPage() {
           </h1>
           <p className="mt-2 text-sm text-muted">{product.name}</p>
           <div className="mt-6 flex flex-col gap-3 rounded-2xl border border-line bg-card p-5 shadow-sm">
-            {pricing.sale && <DiscountBadge sale={pricing.sale} className="self-start" />}
-            <PriceTag pricing={pricing} size="lg" />
+            {price.sale && <DiscountBadge sale={price.sale} className="self-start" />}
+            <PriceTag price={price} size="lg" />
             <p className="flex items-center gap-2 text-sm text-muted">
               <Truck size={18} aria-hidden className={product.shippingCost === 0 ? "text-success" : ""} />
               {product.shippingCost === 0 ? (
