@@ -6,7 +6,7 @@ import { setLanguage, useTranslation, type Language } from "@/i18n";
 import { CategoriesMenu } from "./header/CategoriesMenu";
 import { ListPreview } from "./header/ListPreview";
 import { SearchBox } from "./header/SearchBox";
-import { useTheme } from "./theme";
+import { useTheme } from "@/components/theme";
 
 /** Only signed-in shoppers download the menu (and its dialog). */
 const ProfileMenu = lazy(() => import("./ProfileMenu"));

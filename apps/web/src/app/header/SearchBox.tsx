@@ -10,7 +10,7 @@ import { fetchProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { usd } from "@/components/ui/usd";
-import { SEARCH_DEBOUNCE_MS } from "../timings";
+import { SEARCH_DEBOUNCE_MS } from "@/components/timings";
 import { categoryListingPath } from "@/app/paths";
 
 /** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */

@@ -4,7 +4,7 @@ import { useTranslation } from "@/i18n";
 import { SlidersHorizontal } from "lucide-react";
 import { useCategories, useProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
-import { LISTING_GRID_DELAY_MS } from "@/app/timings";
+import { LISTING_GRID_DELAY_MS } from "@/components/timings";
 import { usePageTitle } from "@/components/page-title";
 import { ProductCard } from "@/components/ProductCard";
 import { ProductCardSkeleton } from "@/components/ui/Skeleton";
