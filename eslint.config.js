@@ -7,7 +7,7 @@ import importX from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 const web = "apps/web/src";
-const features = readdirSync(`${web}/features`, { withFileTypes: true })
+const features = readdirSync(`${import.meta.dirname}/${web}/features`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
@@ -63,6 +63,7 @@ export default tseslint.config(
       "import-x/no-restricted-paths": [
         "error",
         {
+          basePath: import.meta.dirname,
           zones: [
             ...features.map((feature) => ({
               target: `${web}/features/${feature}`,
