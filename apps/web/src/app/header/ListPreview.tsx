@@ -6,6 +6,7 @@ import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import { usePricingContext } from "@/api/catalog";
 import { useGuestList, type GuestListName } from "@/api/guest-lists";
 import { usd } from "@/components/ui/usd";
+import { buttonClass } from "@/components/ui/Button";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -118,10 +119,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
                 {t("nav.moreLines", { count: lines.length - PREVIEW_LINES })}
               </p>
             )}
-            <Link
-              to={config.path}
-              className="mt-4 block rounded-xl bg-accent px-4 py-2 text-center text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-            >
+            <Link to={config.path} className={buttonClass({ size: "md", className: "mt-4 w-full" })}>
               {t(config.goTo)}
             </Link>
           </div>
