@@ -7,6 +7,7 @@ import { usePricingContext } from "@/api/catalog";
 import { useGuestList, type GuestListName } from "@/api/guest-lists";
 import { usd } from "@/components/ui/usd";
 import { buttonClass } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -75,7 +76,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
       {open && (
         // The padding bridges the gap to the icon, so the pointer can travel into the preview.
         <div className="absolute top-full right-0 z-50 w-80 max-w-[calc(100vw-1rem)] pt-2">
-          <div id={previewId} className="rounded-2xl border border-line bg-card p-4 shadow-xl">
+          <Card id={previewId} className="p-4 shadow-xl">
             <p className="mb-3 text-sm font-semibold text-ink">{t(config.label)}</p>
             {lines.length === 0 ? (
               <p className="py-2 text-sm text-muted">{t(config.empty)}</p>
@@ -122,7 +123,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
             <Link to={config.path} className={buttonClass({ size: "md", className: "mt-4 w-full" })}>
               {t(config.goTo)}
             </Link>
-          </div>
+          </Card>
         </div>
       )}
     </div>
