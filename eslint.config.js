@@ -2,6 +2,14 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { readdirSync } from "node:fs";
+import importX from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+
+const web = "apps/web/src";
+const features = readdirSync(`${import.meta.dirname}/${web}/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -31,21 +39,64 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // Features stay independent: shared pieces live in components/, api/ or packages/domain.
-    files: ["apps/web/src/features/**/*.{ts,tsx}"],
+    // Zones of the code (docs/ARCHITECTURE.md). Checked on resolved paths, so "@/…", "../…" and "./…" are alike.
+    plugins: { "import-x": importX },
+    settings: {
+      // The rules follow imports into .ts/.tsx files only when these name them (import-x's TypeScript preset).
+      "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
+      "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: [
+            "apps/web/tsconfig.json",
+            "apps/server/tsconfig.json",
+            "packages/domain/tsconfig.json",
+            "e2e/tsconfig.json",
+            "bench/tsconfig.json",
+          ],
+          // The five projects are separate on purpose (each its own lib and types); one resolver serves them all.
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
     rules: {
-      "no-restricted-imports": [
+      "import-x/no-restricted-paths": [
         "error",
         {
-          patterns: [
-            {
-              group: ["@/features/*", "../../features/*"],
+          basePath: import.meta.dirname,
+          zones: [
+            ...features.map((feature) => ({
+              target: `${web}/features/${feature}`,
+              from: `${web}/features`,
+              except: [`./${feature}`],
               message:
                 "Features must not import each other; move shared code to components/ or packages/domain.",
+            })),
+            {
+              target: `${web}/components`,
+              from: [`${web}/features`, `${web}/app`],
+              message: "components/ is shared by every screen: it must not depend on features/ or app/.",
+            },
+            {
+              target: [`${web}/api`, `${web}/i18n`],
+              from: [`${web}/features`, `${web}/components`, `${web}/app`],
+              message:
+                "api/ and i18n/ sit below the screens: they must not import features/, components/ or app/.",
+            },
+            {
+              target: "packages/domain",
+              from: "apps",
+              message:
+                "packages/domain is shared by the server and the web app: it imports nothing from apps/.",
             },
           ],
         },
       ],
     },
+  },
+  {
+    // Type-only imports are skipped by the rule: they leave no cycle at run time.
+    files: ["**/*.{ts,tsx}"],
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
 );

@@ -6,7 +6,8 @@ import { setLanguage, useTranslation, type Language } from "@/i18n";
 import { CategoriesMenu } from "./header/CategoriesMenu";
 import { ListPreview } from "./header/ListPreview";
 import { SearchBox } from "./header/SearchBox";
-import { useTheme } from "./theme";
+import { useTheme } from "@/components/theme";
+import { IconButton } from "@/components/ui/IconButton";
 
 /** Only signed-in shoppers download the menu (and its dialog). */
 const ProfileMenu = lazy(() => import("./ProfileMenu"));
@@ -67,15 +68,14 @@ export function Header() {
               <span className="sr-only lg:not-sr-only">{t("nav.login")}</span>
             </Link>
           )}
-          <button
-            type="button"
+          <IconButton
+            variant="toolbar"
+            size="toolbar"
+            shape="square"
             onClick={toggle}
-            aria-label={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
-            title={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
-            className="grid h-10 w-10 place-items-center rounded-xl text-ink transition sm:h-11 sm:w-11 hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
-            {dark ? <Sun size={20} aria-hidden /> : <Moon size={20} aria-hidden />}
-          </button>
+            label={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
+            icon={dark ? <Sun size={20} aria-hidden /> : <Moon size={20} aria-hidden />}
+          />
           <label className="sr-only" htmlFor="language">
             {t("nav.language")}
           </label>

@@ -5,6 +5,7 @@ import { Mail } from "lucide-react";
 import type { User } from "@voltio/domain/account";
 import { storeUser, updateUser } from "@/api/session";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { Card } from "./ui/Card";
 import { showToast } from "./ui/toast";
 
 /** The toggle asks 'Are you sure ?' before it changes newsletterSubscription (SPEC.md §2, §5). */
@@ -29,9 +30,12 @@ export default function NewsletterOptIn({ user }: { user: User }) {
   };
 
   return (
-    <section
+    <Card
+      as="section"
+      size="lg"
+      raised
       aria-labelledby="newsletter-title"
-      className="flex flex-col gap-5 rounded-3xl border border-line bg-card p-6 shadow-sm sm:flex-row sm:items-center sm:p-8"
+      className="flex flex-col gap-5 p-6 sm:flex-row sm:items-center sm:p-8"
     >
       <span className="grid h-14 w-14 shrink-0 place-items-center rounded-2xl bg-accent-soft text-accent-strong">
         <Mail size={28} aria-hidden />
@@ -68,6 +72,6 @@ export default function NewsletterOptIn({ user }: { user: User }) {
         onAccept={() => void accept()}
         busy={saving}
       />
-    </section>
+    </Card>
   );
 }

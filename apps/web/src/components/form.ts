@@ -1,9 +1,6 @@
 import { ApiError } from "@/api/client";
 import type { FieldErrors, FieldValues, Path, UseFormReturn } from "react-hook-form";
 
-export const buttonClass =
-  "inline-flex h-11 w-full items-center justify-center gap-2 rounded-xl bg-accent px-4 font-semibold text-on-accent shadow-sm transition hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60";
-
 export const linkButtonClass =
   "rounded text-sm font-medium text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
 

@@ -1,8 +1,7 @@
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { and, asc, isNull, sql } from "drizzle-orm";
-import { bestSale, discountedUnitCents } from "@voltio/domain/discount";
-import { toCents } from "@voltio/domain/money";
+import { priceToday } from "@voltio/domain/pricing";
 import { weekdayIn } from "@voltio/domain/weekday";
 import { idSchema } from "@voltio/domain/http";
 import type { Config } from "../../config";
@@ -171,13 +170,9 @@ export function webRoutes({ config, db, catalogCache }: WebRoutesDeps, shell: Sh
       }
       // The structured price is the one the page shows: today's sale on every unit included.
       const { globalSales } = await catalogReference(db, catalogCache.reference);
-      const sale = bestSale(product.sales, globalSales, weekdayIn(config.storeTimeZone));
-      const priceCents =
-        sale && sale.productAmount === 0
-          ? discountedUnitCents(toCents(product.price), sale)
-          : toCents(product.price);
+      const { unitCents } = priceToday(product, globalSales, weekdayIn(config.storeTimeZone));
       return sendPage(request, reply, {
-        head: productHead(product, config.publicUrl, priceCents),
+        head: productHead(product, config.publicUrl, unitCents),
         page: "product",
         replies: [...SHARED_REPLIES, "/sale", `/products/${id}`],
         image: product.images[0]?.url,

@@ -4,6 +4,7 @@ import { useTranslation } from "@/i18n";
 import { ChevronDown, LayoutGrid } from "lucide-react";
 import { useCategories } from "@/api/catalog";
 import { categoryListingPath } from "@/app/paths";
+import { Card } from "@/components/ui/Card";
 
 /**
  * The Categories dropdown as a disclosure of links: a button that shows and hides a list of links to
@@ -70,10 +71,10 @@ export function CategoriesMenu() {
         <span>{t("nav.categories")}</span>
         <ChevronDown size={16} aria-hidden className={`transition ${open ? "rotate-180" : ""}`} />
       </button>
-      <div
+      <Card
         id={panelId}
         hidden={!open}
-        className="absolute top-full left-0 z-50 mt-2 w-[min(36rem,calc(100vw-2rem))] rounded-2xl border border-line bg-card p-3 shadow-xl"
+        className="absolute top-full left-0 z-50 mt-2 w-[min(36rem,calc(100vw-2rem))] p-3 shadow-xl"
       >
         <ul className="grid grid-cols-1 gap-1 min-[400px]:grid-cols-2 sm:grid-cols-3">
           {(open ? (categories ?? []) : []).map((category) => (
@@ -104,7 +105,7 @@ export function CategoriesMenu() {
         >
           {t("catalog.allProducts")}
         </Link>
-      </div>
+      </Card>
     </div>
   );
 }

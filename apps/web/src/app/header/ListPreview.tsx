@@ -2,10 +2,12 @@ import { useId, useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
-import { lineTotalCents } from "@voltio/domain/discount";
+import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import { usePricingContext } from "@/api/catalog";
 import { useGuestList, type GuestListName } from "@/api/guest-lists";
-import { pricingOf, usd } from "@/components/ui/pricing";
+import { usd } from "@/components/ui/usd";
+import { buttonClass } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -74,18 +76,15 @@ export function ListPreview({ list }: { list: GuestListName }) {
       {open && (
         // The padding bridges the gap to the icon, so the pointer can travel into the preview.
         <div className="absolute top-full right-0 z-50 w-80 max-w-[calc(100vw-1rem)] pt-2">
-          <div id={previewId} className="rounded-2xl border border-line bg-card p-4 shadow-xl">
+          <Card id={previewId} className="p-4 shadow-xl">
             <p className="mb-3 text-sm font-semibold text-ink">{t(config.label)}</p>
             {lines.length === 0 ? (
               <p className="py-2 text-sm text-muted">{t(config.empty)}</p>
             ) : (
               <ul className="flex flex-col gap-3">
                 {lines.slice(0, PREVIEW_LINES).map((line) => {
-                  const pricing = pricingOf(line, globalSales, today);
-                  const total =
-                    list === "inCart"
-                      ? lineTotalCents(pricing.originalCents, line.amount, pricing.sale)
-                      : pricing.unitCents;
+                  const price = priceToday(line, globalSales, today);
+                  const total = list === "inCart" ? linePriceCents(price, line.amount) : price.unitCents;
                   return (
                     <li key={line.productId} className="flex items-center gap-3">
                       <span className="h-12 w-16 shrink-0 overflow-hidden rounded-lg bg-accent-soft">
@@ -121,13 +120,10 @@ export function ListPreview({ list }: { list: GuestListName }) {
                 {t("nav.moreLines", { count: lines.length - PREVIEW_LINES })}
               </p>
             )}
-            <Link
-              to={config.path}
-              className="mt-4 block rounded-xl bg-accent px-4 py-2 text-center text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-            >
+            <Link to={config.path} className={buttonClass({ size: "md", className: "mt-4 w-full" })}>
               {t(config.goTo)}
             </Link>
-          </div>
+          </Card>
         </div>
       )}
     </div>

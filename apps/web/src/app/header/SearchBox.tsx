@@ -4,12 +4,13 @@ import { useTranslation } from "@/i18n";
 import { useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
 import type { Category } from "@voltio/domain/catalog";
+import { priceToday } from "@voltio/domain/pricing";
 import { apiFetch, toQuery } from "@/api/client";
 import { fetchProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
 import { useDebouncedValue } from "@/components/use-debounced-value";
-import { pricingOf, usd } from "@/components/ui/pricing";
-import { SEARCH_DEBOUNCE_MS } from "../timings";
+import { usd } from "@/components/ui/usd";
+import { SEARCH_DEBOUNCE_MS } from "@/components/timings";
 import { categoryListingPath } from "@/app/paths";
 
 /** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */
@@ -63,7 +64,7 @@ export function SearchBox() {
           id: product.id,
           title: product.title,
           image: product.images[0]?.url,
-          price: usd(pricingOf(product, products.data?.globalSales ?? [], store?.today).unitCents),
+          price: usd(priceToday(product, products.data?.globalSales ?? [], store?.today).unitCents),
         })),
       ]
     : [];

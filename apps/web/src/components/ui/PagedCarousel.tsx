@@ -1,6 +1,7 @@
 import { useRef, useState, type ReactNode, type TouchEvent } from "react";
 import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { IconButton } from "./IconButton";
 
 interface PagedCarouselProps {
   /** Each item is one card; keys come from the caller. */
@@ -74,22 +75,18 @@ export function PagedCarousel({ items, perView, labelledBy }: PagedCarouselProps
           <p className="text-sm text-muted tabular-nums" aria-live="polite">
             {t("carousel.page", { page: current + 1, total: pageCount })}
           </p>
-          <button
-            type="button"
+          <IconButton
+            variant="floating"
             onClick={() => go(-1)}
-            aria-label={t("carousel.previous")}
-            className="grid h-10 w-10 place-items-center rounded-full border border-line bg-card text-ink shadow-sm transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
-            <ChevronLeft size={20} aria-hidden />
-          </button>
-          <button
-            type="button"
+            label={t("carousel.previous")}
+            icon={<ChevronLeft size={20} aria-hidden />}
+          />
+          <IconButton
+            variant="floating"
             onClick={() => go(1)}
-            aria-label={t("carousel.next")}
-            className="grid h-10 w-10 place-items-center rounded-full border border-line bg-card text-ink shadow-sm transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
-            <ChevronRight size={20} aria-hidden />
-          </button>
+            label={t("carousel.next")}
+            icon={<ChevronRight size={20} aria-hidden />}
+          />
         </div>
       )}
     </section>

@@ -1,19 +1,20 @@
 import { useTranslation } from "@/i18n";
-import { usd, type Pricing } from "./pricing";
+import type { PriceToday } from "@voltio/domain/pricing";
+import { usd } from "./usd";
 
 const SIZES = { sm: "text-sm", md: "text-base sm:text-lg", lg: "text-3xl sm:text-4xl" } as const;
 
 /** The price a shopper pays, prominent, with the original struck through when the unit is discounted. */
-export function PriceTag({ pricing, size = "md" }: { pricing: Pricing; size?: keyof typeof SIZES }) {
+export function PriceTag({ price, size = "md" }: { price: PriceToday; size?: keyof typeof SIZES }) {
   const { t } = useTranslation();
-  const discounted = pricing.unitCents !== pricing.originalCents;
+  const discounted = price.unitCents !== price.originalCents;
   return (
     <p className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
       {discounted && <span className="sr-only">{t("price.now")}</span>}
       <span
         className={`${SIZES[size]} font-bold tracking-tight whitespace-nowrap tabular-nums ${discounted ? "text-sale" : "text-ink"}`}
       >
-        {usd(pricing.unitCents)}
+        {usd(price.unitCents)}
       </span>
       {discounted && (
         <>
@@ -21,7 +22,7 @@ export function PriceTag({ pricing, size = "md" }: { pricing: Pricing; size?: ke
           <s
             className={`${size === "lg" ? "text-base" : "text-xs"} whitespace-nowrap text-muted tabular-nums`}
           >
-            {usd(pricing.originalCents)}
+            {usd(price.originalCents)}
           </s>
         </>
       )}

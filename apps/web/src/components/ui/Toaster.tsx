@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Toaster as Sonner } from "sonner";
-import { TOAST_DURATION_MS } from "@/app/timings";
-import { useTheme } from "@/app/theme";
+import { TOAST_DURATION_MS } from "@/components/timings";
+import { useTheme } from "@/components/theme";
 import { toasterMounted } from "./toast";
 
 /** SPEC.md §2, §9: toasts sit bottom-left and close after 2 seconds. */

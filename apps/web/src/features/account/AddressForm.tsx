@@ -4,7 +4,7 @@ import { useTranslation } from "@/i18n";
 import { addressInputSchema, type AddressInput, type AddressValues } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { TextField } from "@/components/TextField";
-import { buttonClass } from "@/components/form";
+import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 
 const FIELDS = [
@@ -90,9 +90,9 @@ export function AddressForm({
           {...form.register(name, { onChange: () => form.clearErrors(name) })}
         />
       ))}
-      <button type="submit" disabled={isSubmitting} className={`${buttonClass} col-span-2 mt-1`}>
+      <Button type="submit" disabled={isSubmitting} className="col-span-2 mt-1 w-full">
         {submitLabel}
-      </button>
+      </Button>
     </form>
   );
 }

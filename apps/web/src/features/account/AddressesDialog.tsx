@@ -1,11 +1,12 @@
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
-import * as Dialog from "@radix-ui/react-dialog";
-import { ArrowLeft, ChevronDown, MapPin, Plus, Trash2, X } from "lucide-react";
+import { ArrowLeft, ChevronDown, MapPin, Plus, Trash2 } from "lucide-react";
 import type { Address, AddressValues, User } from "@voltio/domain/account";
 import { apiFetch } from "@/api/client";
 import { storeUser, updateUser } from "@/api/session";
+import { Button } from "@/components/ui/Button";
+import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";
 import { AddressForm } from "./AddressForm";
 
@@ -60,7 +61,7 @@ export function AddressesDialog({
   };
 
   return (
-    <Dialog.Root
+    <Modal
       open={open}
       onOpenChange={(next) => {
         onOpenChange(next);
@@ -69,107 +70,90 @@ export function AddressesDialog({
           setExpanded(null);
         }
       }}
+      layout="panel"
+      size="lg"
+      title={adding ? t("addresses.newAddress") : t("addresses.title")}
+      closeLabel={t("common.close")}
+      headerStart={
+        adding && (
+          <Button variant="ghost" size="sm" onClick={() => setAdding(false)}>
+            <ArrowLeft size={16} aria-hidden />
+            {t("addresses.return")}
+          </Button>
+        )
+      }
+      className="px-5 py-4"
     >
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-sm" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-3xl border border-line bg-card shadow-2xl"
-        >
-          <div className="flex items-center gap-3 border-b border-line px-5 py-4">
-            {adding && (
-              <button
-                type="button"
-                onClick={() => setAdding(false)}
-                className="inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-accent-strong hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-accent"
-              >
-                <ArrowLeft size={16} aria-hidden />
-                {t("addresses.return")}
-              </button>
-            )}
-            <Dialog.Title className="flex-1 text-lg font-semibold text-ink">
-              {adding ? t("addresses.newAddress") : t("addresses.title")}
-            </Dialog.Title>
-            <Dialog.Close
-              aria-label={t("common.close")}
-              className="grid h-9 w-9 place-items-center rounded-full text-muted hover:bg-accent-soft hover:text-ink focus-visible:outline-2 focus-visible:outline-accent"
-            >
-              <X size={18} aria-hidden />
-            </Dialog.Close>
-          </div>
-          <div className="overflow-y-auto px-5 py-4">
-            {adding ? (
-              <AddressForm idPrefix="new-address" submitLabel={t("addresses.save")} onSubmit={create} />
-            ) : (
-              <>
-                {addresses.length === 0 ? (
-                  <p className="flex flex-col items-center gap-3 py-8 text-center text-muted">
-                    <MapPin size={36} aria-hidden className="text-line" />
-                    {t("addresses.empty")}
-                  </p>
-                ) : (
-                  <ul className="flex flex-col gap-2">
-                    {addresses.map((address) => {
-                      const isOpen = expanded === address.id;
-                      const panel = `address-${address.id}`;
-                      return (
-                        <li key={address.id} className="rounded-2xl border border-line">
-                          <button
-                            type="button"
-                            aria-expanded={isOpen}
-                            aria-controls={panel}
-                            onClick={() => setExpanded(isOpen ? null : address.id)}
-                            className="flex w-full items-center gap-3 rounded-2xl px-4 py-3 text-left hover:bg-surface focus-visible:outline-2 focus-visible:outline-accent"
-                          >
-                            <MapPin size={18} aria-hidden className="shrink-0 text-accent" />
-                            <span className="min-w-0 flex-1">
-                              <span className="block truncate font-medium text-ink">{address.city}</span>
-                              <span className="block truncate text-sm text-muted">
-                                {address.street} {address.streetNumber}
-                              </span>
-                            </span>
-                            <ChevronDown
-                              size={18}
-                              aria-hidden
-                              className={`shrink-0 text-muted transition ${isOpen ? "rotate-180" : ""}`}
-                            />
-                          </button>
-                          {isOpen && (
-                            <div id={panel} className="border-t border-line px-4 py-4">
-                              <AddressForm
-                                idPrefix={panel}
-                                initial={address}
-                                submitLabel={t("addresses.saveChanges")}
-                                onSubmit={(values) => edit(address.id, values)}
-                              />
-                              <button
-                                type="button"
-                                onClick={() => void remove(address.id)}
-                                className="mt-3 inline-flex h-10 w-full items-center justify-center gap-2 rounded-xl border border-sale/40 text-sm font-semibold text-sale hover:bg-sale/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sale"
-                              >
-                                <Trash2 size={16} aria-hidden />
-                                {t("addresses.delete")}
-                              </button>
-                            </div>
-                          )}
-                        </li>
-                      );
-                    })}
-                  </ul>
-                )}
-                <button
-                  type="button"
-                  onClick={() => setAdding(true)}
-                  className="mt-4 inline-flex h-11 w-full items-center justify-center gap-2 rounded-xl border border-dashed border-accent text-sm font-semibold text-accent-strong hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-                >
-                  <Plus size={18} aria-hidden />
-                  {t("addresses.newAddress")}
-                </button>
-              </>
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {adding ? (
+        <AddressForm idPrefix="new-address" submitLabel={t("addresses.save")} onSubmit={create} />
+      ) : (
+        <>
+          {addresses.length === 0 ? (
+            <p className="flex flex-col items-center gap-3 py-8 text-center text-muted">
+              <MapPin size={36} aria-hidden className="text-line" />
+              {t("addresses.empty")}
+            </p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {addresses.map((address) => {
+                const isOpen = expanded === address.id;
+                const panel = `address-${address.id}`;
+                return (
+                  <li key={address.id} className="rounded-2xl border border-line">
+                    <button
+                      type="button"
+                      aria-expanded={isOpen}
+                      aria-controls={panel}
+                      onClick={() => setExpanded(isOpen ? null : address.id)}
+                      className="flex w-full items-center gap-3 rounded-2xl px-4 py-3 text-left hover:bg-surface focus-visible:outline-2 focus-visible:outline-accent"
+                    >
+                      <MapPin size={18} aria-hidden className="shrink-0 text-accent" />
+                      <span className="min-w-0 flex-1">
+                        <span className="block truncate font-medium text-ink">{address.city}</span>
+                        <span className="block truncate text-sm text-muted">
+                          {address.street} {address.streetNumber}
+                        </span>
+                      </span>
+                      <ChevronDown
+                        size={18}
+                        aria-hidden
+                        className={`shrink-0 text-muted transition ${isOpen ? "rotate-180" : ""}`}
+                      />
+                    </button>
+                    {isOpen && (
+                      <div id={panel} className="border-t border-line px-4 py-4">
+                        <AddressForm
+                          idPrefix={panel}
+                          initial={address}
+                          submitLabel={t("addresses.saveChanges")}
+                          onSubmit={(values) => edit(address.id, values)}
+                        />
+                        <Button
+                          variant="danger"
+                          size="md"
+                          onClick={() => void remove(address.id)}
+                          className="mt-3 w-full"
+                        >
+                          <Trash2 size={16} aria-hidden />
+                          {t("addresses.delete")}
+                        </Button>
+                      </div>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          <button
+            type="button"
+            onClick={() => setAdding(true)}
+            className="mt-4 inline-flex h-11 w-full items-center justify-center gap-2 rounded-xl border border-dashed border-accent text-sm font-semibold text-accent-strong hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          >
+            <Plus size={18} aria-hidden />
+            {t("addresses.newAddress")}
+          </button>
+        </>
+      )}
+    </Modal>
   );
 }

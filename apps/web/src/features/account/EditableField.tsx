@@ -3,9 +3,9 @@ import { useTranslation } from "@/i18n";
 import { Check, Pencil } from "lucide-react";
 import type { ZodType } from "zod";
 import { TextField } from "@/components/TextField";
+import { IconButton } from "@/components/ui/IconButton";
 
-export const iconButtonClass =
-  "grid h-11 w-11 shrink-0 place-items-center rounded-xl border border-line text-ink transition hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent disabled:hover:text-ink aria-pressed:border-accent aria-pressed:bg-accent-soft aria-pressed:text-accent-strong";
+const EDIT_BUTTON = { variant: "outline", shape: "square", size: "lg" } as const;
 
 /** The pencil that unlocks a row, and the confirm button that saves it (SPEC.md §4, profile editing). */
 export function EditButtons({
@@ -24,25 +24,20 @@ export function EditButtons({
   const { t } = useTranslation();
   return (
     <div className="flex gap-2 self-end">
-      <button
-        type="button"
+      <IconButton
+        {...EDIT_BUTTON}
         onClick={onToggle}
         aria-pressed={editing}
-        aria-label={t("profile.edit", { field: label })}
-        title={t("profile.edit", { field: label })}
-        className={iconButtonClass}
-      >
-        <Pencil size={18} aria-hidden />
-      </button>
-      <button
+        label={t("profile.edit", { field: label })}
+        icon={<Pencil size={18} aria-hidden />}
+      />
+      <IconButton
+        {...EDIT_BUTTON}
         type="submit"
         disabled={!canConfirm || busy}
-        aria-label={t("profile.confirm", { field: label })}
-        title={t("profile.confirm", { field: label })}
-        className={iconButtonClass}
-      >
-        <Check size={18} aria-hidden />
-      </button>
+        label={t("profile.confirm", { field: label })}
+        icon={<Check size={18} aria-hidden />}
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ArrowRight, Package } from "lucide-react";
 import { formatDollars } from "@voltio/domain/money";
+import { Card } from "@/components/ui/Card";
 import { useOrderList, type OverviewList } from "./orders";
 
 /** The tabs and the paths they link to: SPEC.md §2 uses the tab's label as the path. */
@@ -30,7 +31,7 @@ export function Overview() {
   };
 
   return (
-    <section aria-labelledby="overview" className="rounded-3xl border border-line bg-card p-6 shadow-sm">
+    <Card as="section" size="lg" raised aria-labelledby="overview" className="p-6">
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
         <h2 id="overview" className="text-lg font-semibold text-ink">
           {t("overview.title")}
@@ -62,7 +63,7 @@ export function Overview() {
         </div>
       </div>
       {TABS.map((tab, index) => (active === index ? <TabPanel key={tab.list} {...tab} /> : null))}
-    </section>
+    </Card>
   );
 }
 

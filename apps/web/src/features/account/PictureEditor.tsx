@@ -6,6 +6,8 @@ import type { UploadReply, User } from "@voltio/domain/account";
 import { ApiError, apiFetch } from "@/api/client";
 import { storeUser, updateUser } from "@/api/session";
 import { Avatar } from "@/components/Avatar";
+import { Button } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
 
 const ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";
@@ -54,9 +56,12 @@ export function PictureEditor({ user }: { user: User }) {
   };
 
   return (
-    <section
+    <Card
+      as="section"
+      size="lg"
+      raised
       aria-labelledby="profile-name"
-      className="flex flex-col items-center rounded-3xl border border-line bg-card p-6 text-center shadow-sm"
+      className="flex flex-col items-center p-6 text-center"
     >
       <div className="relative">
         <Avatar user={user} size={144} src={pending ?? undefined} />
@@ -86,36 +91,27 @@ export function PictureEditor({ user }: { user: User }) {
       />
       {pending ? (
         <div className="mt-5 flex flex-wrap justify-center gap-2">
-          <button
-            type="button"
-            onClick={() => void confirm()}
-            disabled={busy !== null}
-            className="inline-flex h-10 items-center gap-2 rounded-xl bg-accent px-4 text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60"
-          >
+          <Button size="md" onClick={() => void confirm()} disabled={busy !== null}>
             <Check size={18} aria-hidden />
             {t("profile.confirmImage")}
-          </button>
-          <button
-            type="button"
-            onClick={() => setPending(null)}
-            disabled={busy !== null}
-            className="inline-flex h-10 items-center gap-2 rounded-xl border border-line px-4 text-sm font-medium text-ink hover:bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
+          </Button>
+          <Button variant="secondary" size="md" onClick={() => setPending(null)} disabled={busy !== null}>
             <X size={18} aria-hidden />
             {t("confirm.cancel")}
-          </button>
+          </Button>
         </div>
       ) : (
-        <button
-          type="button"
+        <Button
+          variant="secondary"
+          size="md"
           onClick={() => input.current?.click()}
           disabled={busy !== null}
-          className="mt-5 inline-flex h-10 items-center gap-2 rounded-xl border border-line px-4 text-sm font-medium text-ink hover:bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60"
+          className="mt-5"
         >
           <Camera size={18} aria-hidden />
           {t("profile.changePicture")}
-        </button>
+        </Button>
       )}
-    </section>
+    </Card>
   );
 }

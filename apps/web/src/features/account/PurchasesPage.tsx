@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
+import { buttonClass } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
 import { ShoppingBag } from "lucide-react";
 import { formatDollars } from "@voltio/domain/money";
 import { usePageTitle } from "@/components/page-title";
@@ -37,21 +39,18 @@ export function PurchasesPage() {
           {t("common.loading")}
         </p>
       ) : groups.length === 0 ? (
-        <div className="flex flex-col items-center gap-4 rounded-3xl border border-line bg-card px-6 py-16 text-center">
+        <Card size="lg" className="flex flex-col items-center gap-4 px-6 py-16 text-center">
           <span className="grid h-20 w-20 place-items-center rounded-full bg-accent-soft text-accent-strong">
             <ShoppingBag size={40} aria-hidden />
           </span>
           <p className="text-lg font-medium text-ink">{t("purchases.empty")}</p>
-          <Link
-            to="/products?offset=1"
-            className="rounded-xl bg-accent px-5 py-2.5 font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
+          <Link to="/products?offset=1" className={buttonClass()}>
             {t("catalog.allProducts")}
           </Link>
-        </div>
+        </Card>
       ) : (
         groups.map(([heading, lines]) => (
-          <section key={heading} aria-label={heading} className="rounded-3xl border border-line bg-card p-5">
+          <Card as="section" size="lg" key={heading} aria-label={heading} className="p-5">
             <h2 className="mb-4 font-semibold text-ink">{heading}</h2>
             <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
               {lines.map(({ product, amount }, index) => (
@@ -77,7 +76,7 @@ export function PurchasesPage() {
                 </li>
               ))}
             </ul>
-          </section>
+          </Card>
         ))
       )}
     </div>

@@ -10,11 +10,13 @@ import {
   type UserUpdate,
 } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
+import { Card } from "@/components/ui/Card";
+import { IconButton } from "@/components/ui/IconButton";
 import { storeUser, updateUser } from "@/api/session";
 import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
 import { AddressesDialog } from "./AddressesDialog";
-import { EditableField, iconButtonClass } from "./EditableField";
+import { EditableField } from "./EditableField";
 import { PasswordRow } from "./PasswordRow";
 
 /** 'User Data' (SPEC.md §2): first name, last name, e-mail, password (not for Google users), addresses. */
@@ -37,7 +39,7 @@ export function UserDataCard({ user }: { user: User }) {
 
   const first = user.directions[0];
   return (
-    <section aria-labelledby="user-data" className="rounded-3xl border border-line bg-card p-6 shadow-sm">
+    <Card as="section" size="lg" raised aria-labelledby="user-data" className="p-6">
       <h2 id="user-data" className="mb-5 text-lg font-semibold text-ink">
         {t("profile.userData")}
       </h2>
@@ -84,18 +86,17 @@ export function UserDataCard({ user }: { user: User }) {
               </span>
             </p>
           </div>
-          <button
-            type="button"
+          <IconButton
+            variant="outline"
+            shape="square"
+            size="lg"
             onClick={() => setAddressesOpen(true)}
-            aria-label={t("profile.edit", { field: t("addresses.title") })}
-            title={t("profile.edit", { field: t("addresses.title") })}
-            className={iconButtonClass}
-          >
-            <Pencil size={18} aria-hidden />
-          </button>
+            label={t("profile.edit", { field: t("addresses.title") })}
+            icon={<Pencil size={18} aria-hidden />}
+          />
         </div>
       </div>
       <AddressesDialog open={addressesOpen} onOpenChange={setAddressesOpen} addresses={user.directions} />
-    </section>
+    </Card>
   );
 }

@@ -4,9 +4,10 @@ import { useTranslation } from "@/i18n";
 import { ArrowRight } from "lucide-react";
 import { emailCheckSchema, type EmailCheckInput } from "@voltio/domain/account";
 import { TextField } from "@/components/TextField";
+import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { GoogleLogo } from "./GoogleLogo";
-import { buttonClass, clearOnInvalid, failureText } from "@/components/form";
+import { clearOnInvalid, failureText } from "@/components/form";
 
 /** Step 1: 'Put you mail to register or login', and 'Login with Google' when the store offers it. */
 export function EmailStep({
@@ -46,10 +47,10 @@ export function EmailStep({
           error={errors.email?.message}
           {...form.register("email", { onChange: () => form.clearErrors("email") })}
         />
-        <button type="submit" disabled={isSubmitting} className={buttonClass}>
+        <Button type="submit" disabled={isSubmitting} className="w-full">
           {t("auth.continue")}
           <ArrowRight size={18} aria-hidden />
-        </button>
+        </Button>
       </form>
       {google && (
         <>
@@ -58,14 +59,10 @@ export function EmailStep({
             {t("auth.or")}
             <span className="h-px flex-1 bg-line" />
           </div>
-          <button
-            type="button"
-            onClick={google}
-            className="inline-flex h-11 w-full items-center justify-center gap-3 rounded-xl border border-line bg-card font-medium text-ink shadow-sm transition hover:bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
+          <Button variant="secondary" onClick={google} className="w-full">
             <GoogleLogo />
             {t("auth.google")}
-          </button>
+          </Button>
         </>
       )}
     </>

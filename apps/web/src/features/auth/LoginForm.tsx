@@ -6,8 +6,9 @@ import { loginSchema, type LoginInput } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
 import { login } from "@/api/session";
 import { TextField } from "@/components/TextField";
+import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
-import { buttonClass, clearOnInvalid, failureText, linkButtonClass } from "@/components/form";
+import { clearOnInvalid, failureText, linkButtonClass } from "@/components/form";
 
 /** The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (SPEC.md §8). */
 export function LoginForm({
@@ -60,9 +61,9 @@ export function LoginForm({
         error={errors.password?.message}
         {...form.register("password", { onChange: () => form.clearErrors("password") })}
       />
-      <button type="submit" disabled={isSubmitting} className={buttonClass}>
+      <Button type="submit" disabled={isSubmitting} className="w-full">
         {t("auth.loginButton")}
-      </button>
+      </Button>
       <button type="button" onClick={onOtherEmail} className={`${linkButtonClass} self-center`}>
         {t("auth.otherEmail")}
       </button>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
+import { Card } from "@/components/ui/Card";
 import { useQueryClient } from "@tanstack/react-query";
 import { Zap } from "lucide-react";
 import { checkEmail, googleLogin, useAuthOptions, useSession } from "@/api/session";
@@ -55,7 +56,7 @@ export function LoginPage() {
 
   return (
     <div className="mx-auto flex max-w-md flex-col items-center py-6 sm:py-12">
-      <div className="w-full rounded-3xl border border-line bg-card p-6 shadow-sm sm:p-8">
+      <Card size="lg" raised className="w-full p-6 sm:p-8">
         <div className="mb-6 flex flex-col items-center text-center">
           <span className="mb-3 grid h-12 w-12 place-items-center rounded-2xl bg-accent text-on-accent shadow-sm">
             <Zap size={24} aria-hidden fill="currentColor" />
@@ -88,7 +89,7 @@ export function LoginPage() {
             onOtherEmail={() => setStep({ kind: "email" })}
           />
         )}
-      </div>
+      </Card>
     </div>
   );
 }

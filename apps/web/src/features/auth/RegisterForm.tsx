@@ -5,14 +5,9 @@ import { registerSchema, type RegisterInput } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
 import { register as registerAccount } from "@/api/session";
 import { TextField } from "@/components/TextField";
+import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
-import {
-  applyServerErrors,
-  buttonClass,
-  clearOnInvalid,
-  failureText,
-  linkButtonClass,
-} from "@/components/form";
+import { applyServerErrors, clearOnInvalid, failureText, linkButtonClass } from "@/components/form";
 
 /** The Register form (SPEC.md §5). After registering, the page flips to the Login form. */
 export function RegisterForm({
@@ -76,9 +71,9 @@ export function RegisterForm({
         error={errors.password?.message}
         {...field("password")}
       />
-      <button type="submit" disabled={isSubmitting} className={buttonClass}>
+      <Button type="submit" disabled={isSubmitting} className="w-full">
         {t("auth.registerButton")}
-      </button>
+      </Button>
       <button type="button" onClick={onOtherEmail} className={`${linkButtonClass} self-center`}>
         {t("auth.otherEmail")}
       </button>

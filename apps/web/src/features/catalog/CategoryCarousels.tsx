@@ -4,9 +4,9 @@ import { ArrowRight } from "lucide-react";
 import type { Category, Product } from "@voltio/domain/catalog";
 import type { SaleTerms } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
-import { ProductCard } from "@/components/ProductCard";
+import { ProductTile } from "@/components/ui/ProductTile";
 import { PagedCarousel } from "@/components/ui/PagedCarousel";
-import { ProductCardSkeleton, Skeleton } from "@/components/ui/Skeleton";
+import { ProductTileSkeleton, Skeleton } from "@/components/ui/Skeleton";
 import { useWindowWidth } from "@/components/use-window-width";
 import type { CarouselPick } from "./carousel-categories";
 import { homeCarouselPerView } from "./per-view";
@@ -38,7 +38,7 @@ export function CategoryCarousels({
             <Skeleton className="mb-5 h-7 w-48" />
             <div className="grid gap-4" style={{ gridTemplateColumns: `repeat(${perView}, minmax(0, 1fr))` }}>
               {Array.from({ length: perView }, (_, card) => (
-                <ProductCardSkeleton key={card} />
+                <ProductTileSkeleton key={card} />
               ))}
             </div>
           </div>
@@ -77,7 +77,7 @@ export function CategoryCarousels({
               perView={perView}
               items={pick.products.map((product) => ({
                 key: product.id,
-                node: <ProductCard product={product} globalSales={globalSales} today={today} />,
+                node: <ProductTile product={product} globalSales={globalSales} today={today} />,
               }))}
             />
           </div>

@@ -4,7 +4,7 @@ import { useTranslation } from "@/i18n";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowRight } from "lucide-react";
 import { fetchProducts, useCategories, usePricingContext, useSales } from "@/api/catalog";
-import { HOME_SKELETON_MS } from "@/app/timings";
+import { HOME_SKELETON_MS } from "@/components/timings";
 import { NewsletterBlock } from "@/components/NewsletterBlock";
 import { usePageTitle } from "@/components/page-title";
 import { useElapsedSince } from "@/components/use-delay";

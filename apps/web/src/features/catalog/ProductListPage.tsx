@@ -4,10 +4,12 @@ import { useTranslation } from "@/i18n";
 import { SlidersHorizontal } from "lucide-react";
 import { useCategories, useProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
-import { LISTING_GRID_DELAY_MS } from "@/app/timings";
+import { LISTING_GRID_DELAY_MS } from "@/components/timings";
 import { usePageTitle } from "@/components/page-title";
-import { ProductCard } from "@/components/ProductCard";
-import { ProductCardSkeleton } from "@/components/ui/Skeleton";
+import { ProductTile } from "@/components/ui/ProductTile";
+import { Button, buttonClass } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
+import { ProductTileSkeleton } from "@/components/ui/Skeleton";
 import { useElapsedSince } from "@/components/use-delay";
 import { FilterPanel } from "./FilterPanel";
 import { filtersFrom } from "./listing-query";
@@ -77,12 +79,12 @@ export function ProductListPage() {
             {showGrid ? t("catalog.results", { count: data.total }) : "\u00a0"}
           </p>
         </div>
-        <button
-          type="button"
+        <Button
+          variant="secondary"
           aria-expanded={filtersOpen}
           aria-controls="listing-filters"
           onClick={() => setFiltersOpen((open) => !open)}
-          className="inline-flex h-11 items-center gap-2 rounded-xl border border-line bg-card px-4 text-sm font-semibold text-ink lg:hidden"
+          className="text-sm lg:hidden"
         >
           <SlidersHorizontal size={18} aria-hidden />
           {t("listing.filters")}
@@ -91,48 +93,43 @@ export function ProductListPage() {
               {activeFilters}
             </span>
           )}
-        </button>
+        </Button>
       </div>
 
       <div className="grid gap-8 lg:grid-cols-[16rem_1fr]">
-        <aside
+        <Card
+          as="aside"
+          raised
           id="listing-filters"
           aria-label={t("listing.filters")}
-          className={`${filtersOpen ? "block" : "hidden"} self-start rounded-2xl border border-line bg-card p-5 shadow-sm lg:sticky lg:top-24 lg:block`}
+          className={`${filtersOpen ? "block" : "hidden"} self-start p-5 lg:sticky lg:top-24 lg:block`}
         >
           <h2 className="sr-only text-base font-bold text-ink lg:not-sr-only lg:mb-5 lg:block">
             {t("listing.filters")}
           </h2>
           <FilterPanel params={params} onChange={apply} />
-        </aside>
+        </Card>
 
         <section aria-labelledby="listing-results" aria-busy={!showGrid || products.isPlaceholderData}>
           <h2 id="listing-results" className="sr-only">
             {t("listing.results")}
           </h2>
           {products.isError && data === undefined ? (
-            <div role="alert" className="rounded-2xl border border-line bg-card p-8 text-center">
+            <Card role="alert" className="p-8 text-center">
               <p className="font-semibold text-ink">{t("common.loadError")}</p>
-              <button
-                type="button"
-                onClick={() => void products.refetch()}
-                className="mt-4 rounded-xl bg-accent px-5 py-2.5 text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-              >
+              <Button size="md" onClick={() => void products.refetch()} className="mt-4">
                 {t("common.retry")}
-              </button>
-            </div>
+              </Button>
+            </Card>
           ) : !showGrid ? (
             <div className={gridClass} data-testid="listing-skeleton">
               {Array.from({ length: LISTING_SKELETON_CARDS }, (_, index) => (
-                <ProductCardSkeleton key={index} />
+                <ProductTileSkeleton key={index} />
               ))}
             </div>
           ) : data.products.length === 0 ? (
             <NoResults>
-              <Link
-                to="/products?offset=1"
-                className="mt-6 rounded-xl bg-accent px-5 py-2.5 text-sm font-semibold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-              >
+              <Link to="/products?offset=1" className={buttonClass({ size: "md", className: "mt-6" })}>
                 {t("catalog.allProducts")}
               </Link>
             </NoResults>
@@ -143,7 +140,7 @@ export function ProductListPage() {
               >
                 {data.products.map((product, index) => (
                   <li key={product.id}>
-                    <ProductCard
+                    <ProductTile
                       product={product}
                       globalSales={data.globalSales}
                       today={store?.today}

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import type { Sale } from "@voltio/domain/catalog";
-import { BANNER_INTERVAL_MS } from "@/app/timings";
+import { BANNER_INTERVAL_MS } from "@/components/timings";
 import { SalesBanner, saleTarget } from "./SalesBanner";
 
 const sale = (id: number, extra: Partial<Sale> = {}): Sale => ({

@@ -5,7 +5,7 @@ import { ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
 import type { Sale } from "@voltio/domain/catalog";
 import { saleLabel } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
-import { BANNER_INTERVAL_MS } from "@/app/timings";
+import { BANNER_INTERVAL_MS } from "@/components/timings";
 import { Skeleton } from "@/components/ui/Skeleton";
 import { categoryListingPath } from "@/app/paths";
 

@@ -5,6 +5,7 @@ import { Zap } from "lucide-react";
 import { useSession } from "@/api/session";
 import { tokens } from "@/api/tokens";
 import { LazyNoticeDialog } from "@/components/LazyNoticeDialog";
+import { Button } from "@/components/ui/Button";
 
 type Notice = "login" | "address" | null;
 
@@ -29,17 +30,18 @@ export function BuyButton({ stock }: { stock: number }) {
 
   return (
     <>
-      <button
-        type="button"
+      <Button
+        size="xl"
         // While a stored login is being checked the answer isn't known yet: a moment's wait, not a wrong dialog.
         disabled={noStock || isAdmin || pending}
         onClick={buy}
         title={isAdmin ? t("product.adminsCantBuy") : undefined}
-        className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-accent px-6 text-base font-bold text-on-accent shadow-sm transition hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:bg-line disabled:text-muted disabled:shadow-none"
+        // Out of stock reads as unavailable, not as a faded call to action.
+        className="w-full disabled:bg-line disabled:text-muted disabled:shadow-none"
       >
         {!noStock && <Zap size={18} aria-hidden fill="currentColor" />}
         {noStock ? t("buttons.noStock") : t("buttons.buyNow")}
-      </button>
+      </Button>
       <LazyNoticeDialog
         open={notice === "login"}
         onOpenChange={(open) => !open && setNotice(null)}

@@ -1,14 +1,16 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
+import { priceToday } from "@voltio/domain/pricing";
 import { ApiError } from "@/api/client";
 import { usePricingContext, useProduct } from "@/api/catalog";
 import { NotFoundPage } from "@/app/NotFoundPage";
 import { ListToggleButton } from "@/components/ListToggleButton";
+import { Button } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
 import { usePageTitle } from "@/components/page-title";
 import { DiscountBadge } from "@/components/ui/DiscountBadge";
 import { PriceTag } from "@/components/ui/PriceTag";
-import { pricingOf } from "@/components/ui/pricing";
 import { Skeleton } from "@/components/ui/Skeleton";
 import { BuyButton } from "./BuyButton";
 import { descriptionBullets } from "./description";
@@ -49,19 +51,15 @@ export function ProductPage() {
     return (
       <div role="alert" className="mx-auto max-w-md py-20 text-center">
         <p className="font-semibold text-ink">{t("common.loadError")}</p>
-        <button
-          type="button"
-          onClick={() => void refetch()}
-          className="mt-4 rounded-xl bg-accent px-5 py-2.5 text-sm font-semibold text-on-accent hover:bg-accent-strong"
-        >
+        <Button size="md" onClick={() => void refetch()} className="mt-4">
           {t("common.retry")}
-        </button>
+        </Button>
       </div>
     );
   }
   if (isPending) return <ProductSkeleton />;
 
-  const pricing = pricingOf(product, globalSales, today);
+  const price = priceToday(product, globalSales, today);
   const bullets = descriptionBullets(product.description);
 
   return (
@@ -85,9 +83,9 @@ export function ProductPage() {
             {product.title}
           </h1>
           <p className="mt-2 text-sm text-muted">{product.name}</p>
-          <div className="mt-6 flex flex-col gap-3 rounded-2xl border border-line bg-card p-5 shadow-sm">
-            {pricing.sale && <DiscountBadge sale={pricing.sale} className="self-start" />}
-            <PriceTag pricing={pricing} size="lg" />
+          <Card raised className="mt-6 flex flex-col gap-3 p-5">
+            {price.sale && <DiscountBadge sale={price.sale} className="self-start" />}
+            <PriceTag price={price} size="lg" />
             <p className="flex items-center gap-2 text-sm text-muted">
               <Truck size={18} aria-hidden className={product.shippingCost === 0 ? "text-success" : ""} />
               {product.shippingCost === 0 ? (
@@ -104,7 +102,7 @@ export function ProductPage() {
                 <ListToggleButton list="inWishList" product={product} variant="full" />
               </div>
             </div>
-          </div>
+          </Card>
         </div>
       </article>
 

@@ -2,7 +2,7 @@ import { useDeferredValue, useMemo } from "react";
 import { useTranslation } from "@/i18n";
 import type { Product } from "@voltio/domain/catalog";
 import { useCategoryNeighbours } from "@/api/catalog";
-import { ProductCard } from "@/components/ProductCard";
+import { ProductTile } from "@/components/ui/ProductTile";
 import { PagedCarousel } from "@/components/ui/PagedCarousel";
 import { useWindowWidth } from "@/components/use-window-width";
 import type { Weekday } from "@voltio/domain/weekday";
@@ -31,7 +31,7 @@ export function RelatedProducts({ product, today }: { product: Product; today: W
         perView={perView}
         items={deferred.map((item) => ({
           key: item.id,
-          node: <ProductCard product={item} globalSales={globalSales} today={today} />,
+          node: <ProductTile product={item} globalSales={globalSales} today={today} />,
         }))}
       />
     </div>

@@ -2,14 +2,15 @@ import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
+import { priceToday } from "@voltio/domain/pricing";
 import type { SaleTerms } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
-import { ListToggleButton } from "./ListToggleButton";
-import { DiscountBadge } from "./ui/DiscountBadge";
-import { PriceTag } from "./ui/PriceTag";
-import { pricingOf } from "./ui/pricing";
+import { ListToggleButton } from "../ListToggleButton";
+import { Card } from "./Card";
+import { DiscountBadge } from "./DiscountBadge";
+import { PriceTag } from "./PriceTag";
 
-interface ProductCardProps {
+interface ProductTileProps {
   product: Product;
   globalSales: readonly SaleTerms[];
   today: Weekday | undefined;
@@ -18,15 +19,19 @@ interface ProductCardProps {
 }
 
 /**
- * One product in a grid or carousel. The title link stretches over the whole card; the heart and cart
+ * One product in a listing grid or a carousel (the product card). The title link stretches over the whole card; the heart and cart
  * buttons sit above it, so each control stays a separate stop for keyboard and screen-reader users.
  */
-export function ProductCard({ product, globalSales, today, eager = false }: ProductCardProps) {
+export function ProductTile({ product, globalSales, today, eager = false }: ProductTileProps) {
   const { t } = useTranslation();
-  const pricing = pricingOf(product, globalSales, today);
+  const price = priceToday(product, globalSales, today);
   const image = product.images[0];
   return (
-    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-card shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg motion-reduce:hover:translate-y-0">
+    <Card
+      as="article"
+      raised
+      className="group relative flex h-full flex-col overflow-hidden transition hover:-translate-y-0.5 hover:shadow-lg motion-reduce:hover:translate-y-0"
+    >
       <div className="relative aspect-[4/3] overflow-hidden bg-accent-soft">
         {image && (
           <img
@@ -39,7 +44,7 @@ export function ProductCard({ product, globalSales, today, eager = false }: Prod
             className="h-full w-full object-contain transition duration-300 group-hover:scale-105 motion-reduce:group-hover:scale-100"
           />
         )}
-        {pricing.sale && <DiscountBadge sale={pricing.sale} className="absolute bottom-2 left-2" />}
+        {price.sale && <DiscountBadge sale={price.sale} className="absolute bottom-2 left-2" />}
         <div className="absolute top-2 right-2 z-10 flex flex-col gap-1.5">
           <ListToggleButton list="inWishList" product={product} />
           <ListToggleButton list="inCart" product={product} />
@@ -65,9 +70,9 @@ export function ProductCard({ product, globalSales, today, eager = false }: Prod
           )}
         </p>
         <div className="mt-auto pt-1">
-          <PriceTag pricing={pricing} />
+          <PriceTag price={price} />
         </div>
       </div>
-    </article>
+    </Card>
   );
 }
