@@ -20,7 +20,9 @@ const serverProject = (database: "pglite" | "postgres") => ({
 export default defineConfig({
   resolve: { alias: { "@": new URL("./apps/web/src", import.meta.url).pathname } },
   test: {
-    reporters: ["default", ["json", { outputFile: "reports/vitest.json" }]],
+    // `npm test` runs the projects as separate processes, each naming its own report (--outputFile.json).
+    reporters: ["default", "json"],
+    outputFile: { json: "reports/vitest.json" },
     projects: [
       {
         extends: true,
