@@ -9,6 +9,11 @@ const serverProject = (database: "pglite" | "postgres") => ({
   test: {
     name: `server-${database}`,
     include: ["apps/server/src/**/*.test.ts"],
+    // Start-up and the embedded database's lock run real server processes on PGlite: once is enough.
+    exclude:
+      database === "postgres"
+        ? ["apps/server/src/startup.test.ts", "apps/server/src/db/data-dir-lock.test.ts"]
+        : [],
     environment: "node",
     globalSetup: database === "pglite" ? ["apps/server/test/global-setup.ts"] : [],
     env: { TEST_DB: database },
@@ -20,7 +25,9 @@ const serverProject = (database: "pglite" | "postgres") => ({
 export default defineConfig({
   resolve: { alias: { "@": new URL("./apps/web/src", import.meta.url).pathname } },
   test: {
-    reporters: ["default", ["json", { outputFile: "reports/vitest.json" }]],
+    // `npm test` runs the projects as separate processes, each naming its own report (--outputFile.json).
+    reporters: ["default", "json"],
+    outputFile: { json: "reports/vitest.json" },
     projects: [
       {
         extends: true,

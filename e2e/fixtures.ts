@@ -1,4 +1,5 @@
-import { test as base, type Locator, type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export { expect, type Page } from "@playwright/test";
 
@@ -38,4 +39,74 @@ export async function clickForToast(page: Page, target: Locator, text: string) {
   const shown = page.getByText(text).waitFor({ state: "visible" });
   await target.click();
   await shown;
+}
+
+/**
+ * SPEC.md §9: toasts close by themselves after 2 seconds. Checked on the page's clock, which the test
+ * installs before loading the page: time stops for the click and then moves only when told to.
+ */
+export async function expectToastLasts2Seconds(page: Page, target: Locator, text: string) {
+  // A little ahead of now (the page's clock follows the real one until paused): the jump also closes the
+  // toasts of earlier clicks.
+  await page.clock.pauseAt(Date.now() + 5_000);
+  await target.click();
+  const toast = page.getByText(text);
+  // The toast shows after timers of its own (a first toast also waits for React to reveal the lazily loaded
+  // toaster, up to 300 ms): move the stopped clock 50 ms at a time until it shows. It started closing at
+  // most one step before it was seen, so 1,900 ms later it is still there.
+  await expect(async () => {
+    await page.clock.runFor(50);
+    await expect(toast).toBeVisible({ timeout: 100 });
+  }).toPass({ timeout: 15_000 });
+  await page.clock.runFor(1900);
+  await expect(toast).toBeVisible();
+  // Past 2 seconds, plus the 200 ms the toast takes to leave.
+  await page.clock.runFor(400);
+  await expect(toast).toBeHidden();
+  await page.clock.resume();
+}
+
+/** A shopper of this test's own, so journeys that change an account never share one. */
+export async function newShopper(
+  request: APIRequestContext,
+  { address = false }: { address?: boolean } = {},
+): Promise<{ email: string; password: string; firstName: string; lastName: string }> {
+  const shopper = {
+    firstName: "Test",
+    lastName: "Shopper",
+    email: `shopper.${Date.now()}.${randomBytes(4).toString("hex")}@voltio.test`,
+    password: "Shopper-test-1",
+  };
+  const created = await request.post("/api/user", { data: shopper });
+  expect(created.status(), await created.text()).toBe(201);
+  if (address) {
+    const { accessToken } = await logInByApi(request, shopper);
+    const added = await request.post("/api/user/direction", {
+      headers: { authorization: `Bearer ${accessToken}` },
+      data: { city: "Lisbon", street: "Rua Augusta", streetNumber: "100", postalCode: "1100-053" },
+    });
+    expect(added.status(), await added.text()).toBe(201);
+  }
+  return shopper;
+}
+
+async function logInByApi(
+  request: APIRequestContext,
+  { email, password }: { email: string; password: string },
+) {
+  const reply = await request.post("/api/user/login", { data: { email, password } });
+  expect(reply.ok(), await reply.text()).toBe(true);
+  return (await reply.json()) as { accessToken: string; refreshToken: string };
+}
+
+/** Signed in without the login form: the tokens are in place before the first page loads. */
+export async function signIn(page: Page, credentials: { email: string; password: string }) {
+  const { accessToken, refreshToken } = await logInByApi(page.request, credentials);
+  await page.addInitScript(
+    ([access, refresh]) => {
+      localStorage.setItem("access", access!);
+      localStorage.setItem("refresh", refresh!);
+    },
+    [accessToken, refreshToken],
+  );
 }

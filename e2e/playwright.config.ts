@@ -6,15 +6,19 @@ export const baseURL = `http://localhost:${port}`;
 
 /**
  * The real server on its own fresh embedded database (never the developer's ./data), driven by the system
- * Chromium: browsers are never downloaded.
+ * Chromium: browsers are never downloaded. Two workers share that server: a journey that changes data
+ * makes its own (fixtures.ts: newShopper) or runs serially (test.describe.configure({ mode: "serial" })).
  */
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
-  fullyParallel: false,
-  workers: 1,
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  timeout: 30_000,
+  forbidOnly: Boolean(process.env.CI),
+  // A bound for a journey that hangs, not a speed check: two workers, the server and two browsers share two
+  // cores, and a journey that takes 10 s alone may take 30 s then.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "../reports/playwright.json" }]],
   outputDir: "../test-results",

@@ -65,7 +65,6 @@ for (const theme of ["light", "dark"] as const) {
 
 test("open menus and dialogs pass axe too", async ({ page }) => {
   test.setTimeout(90_000);
-  test.setTimeout(90_000);
   await page.goto("/product/11");
   await page.getByRole("combobox", { name: "Search products" }).fill("mouse");
   await expect(page.getByRole("listbox", { name: "Suggestions" }).getByRole("option").first()).toBeVisible();

@@ -1,4 +1,4 @@
-import { clickForToast, expect, test, type Page } from "./fixtures";
+import { clickForToast, expect, newShopper, signIn, test, type Page } from "./fixtures";
 
 /** Journeys of /product/:id (SPEC.md §2 Product detail, §4 Adding and Buy, §9 stock). */
 
@@ -101,27 +101,8 @@ test("without stock Buy is disabled and reads 'No Stock'", async ({ page }) => {
   await expect(page.getByRole("button", { name: "No Stock" })).toBeDisabled();
 });
 
-async function signIn(page: Page, email: string, password: string) {
-  const reply = await page.request.post("/api/user/login", { data: { email, password } });
-  expect(reply.ok()).toBe(true);
-  const { accessToken, refreshToken } = await reply.json();
-  await page.addInitScript(
-    ([access, refresh]) => {
-      localStorage.setItem("access", access!);
-      localStorage.setItem("refresh", refresh!);
-    },
-    [accessToken, refreshToken],
-  );
-}
-
 test("a signed-in shopper without an address gets the address dialog on Buy", async ({ page }) => {
-  const email = `buyer-${Date.now()}@voltio.test`;
-  const password = "Buyer1234!";
-  const created = await page.request.post("/api/user", {
-    data: { firstName: "Ana", lastName: "Buyer", email, password },
-  });
-  expect(created.status()).toBe(201);
-  await signIn(page, email, password);
+  await signIn(page, await newShopper(page.request));
   await page.goto("/product/11");
   await page.getByRole("button", { name: "Buy now" }).click();
   const dialog = page.getByRole("dialog", { name: "You need to have an address to make the purchase!" });
@@ -130,7 +111,7 @@ test("a signed-in shopper without an address gets the address dialog on Buy", as
 });
 
 test("a signed-in shopper with an address goes on to checkout", async ({ page }) => {
-  await signIn(page, "shopper@voltio.test", "Shopper1234!");
+  await signIn(page, await newShopper(page.request, { address: true }));
   await page.goto("/product/11");
   await page.getByRole("button", { name: "Buy now" }).click();
   await expect(page).toHaveURL(/\/purchase$/);

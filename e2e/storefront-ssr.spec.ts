@@ -4,7 +4,9 @@ import { clickForToast } from "./fixtures";
 
 /**
  * Storefront pages arrive rendered by the server and the browser hydrates them (ADR 0006): the content is
- * there before any script runs, the same DOM nodes become interactive, and nothing mismatches.
+ * there before any script runs, the same DOM nodes become interactive, and nothing mismatches. What the
+ * HTML itself holds (language, head, preloads, compression) is checked without a browser, by the server's
+ * tests: apps/server/src/modules/web/pages.test.ts and seo.test.ts.
  */
 
 /** Holds the app's script back until `release()`, so a test can look at the page as the server sent it. */
@@ -28,36 +30,6 @@ function collectErrors(page: Page): string[] {
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
 }
-
-test("the HTML of each storefront page already holds the page, in its language", async ({ request }) => {
-  const product = await (await request.get("/api/products/2")).json();
-  const html = async (path: string, headers?: Record<string, string>) =>
-    (await request.get(path, { headers })).text();
-
-  const productPage = await html("/product/2");
-  expect(productPage).toMatch(/<div id="root" data-language="en">.*<header/s);
-  expect(productPage).toContain(`>${product.title}</h1>`);
-  expect(await html("/profiles")).toContain("About us");
-  expect(await html("/")).toContain("Log in / Sign up");
-
-  // The language switch's cookie, else the browser's own language.
-  const spanish = await html("/products?offset=1", { cookie: "lang=es" });
-  expect(spanish).toContain('<html lang="es">');
-  expect(spanish).toContain('data-language="es"');
-  expect(spanish).toContain("Saltar al contenido");
-  expect(await html("/", { "accept-language": "es-AR,es;q=0.9,en;q=0.8" })).toContain("Saltar al contenido");
-  expect(await html("/", { "accept-language": "es-AR", cookie: "lang=en" })).toContain("Skip to content");
-
-  // Pages other than the storefront's stay a shell the browser draws.
-  expect(await html("/login")).toContain('<div id="root"></div>');
-});
-
-test("pages are compressed for browsers that accept it", async ({ request }) => {
-  const reply = await request.get("/product/1", { headers: { "accept-encoding": "br" } });
-  expect(reply.headers()["content-encoding"]).toBe("br");
-  expect(reply.headers()["vary"]).toContain("Accept-Encoding");
-  expect(await reply.text()).toContain("<h1");
-});
 
 for (const path of ["/", "/products?offset=1", "/product/1", "/profiles", "/no-such-page"]) {
   test(`${path} is shown before its script runs and hydrates without errors`, async ({ page }) => {

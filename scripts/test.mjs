@@ -1,0 +1,51 @@
+// `npm test`: every check, as parallel as two cores allow. Type checks, lint, the web build and the vitest
+// suites run side by side (the server suites once the build is there: their page tests render it); the
+// Playwright journeys start when all of those are done, so the browsers don't compete with them for CPU.
+import { rmSync } from "node:fs";
+import { runSteps } from "./run-steps.mjs";
+import { summarize, summaryLine } from "./test-summary.mjs";
+
+const vitest = (name, projects) => ({
+  name,
+  command: `vitest run ${projects.map((project) => `--project ${project}`).join(" ")} --outputFile.json=reports/vitest-${name}.json`,
+  report: { kind: "vitest", file: `reports/vitest-${name}.json` },
+});
+
+const checks = [
+  { name: "build", command: "npm run build" },
+  // Longest first: the server suites are the critical path.
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ ...vitest("server-postgres", ["server-postgres"]), after: ["build"] }]
+    : []),
+  { ...vitest("server-pglite", ["server-pglite"]), after: ["build"] },
+  { name: "typecheck", command: "npm run typecheck" },
+  vitest("unit", ["domain", "web"]),
+  { name: "lint", command: "npm run lint" },
+];
+const steps = [
+  ...checks,
+  {
+    name: "e2e",
+    command: "playwright test -c e2e/playwright.config.ts",
+    after: checks.map((step) => step.name),
+    requires: ["build"],
+    report: { kind: "playwright", file: "reports/playwright.json" },
+  },
+];
+
+rmSync("reports", { recursive: true, force: true });
+const { code, ms } = await runSteps(steps, { record: "reports/steps.json" });
+
+const total = summarize(code);
+console.log("\nstep              result     tests                     time");
+for (const step of total.steps) {
+  const { passed, failed, skipped } = step.counts;
+  const tests = passed + failed + skipped ? summaryLine(step.counts) : "";
+  const result = step.code === 0 ? "passed" : step.skipped ? "not run" : "FAILED";
+  console.log(
+    `${step.name.padEnd(17)} ${result.padEnd(10)} ${tests.padEnd(25)} ${(step.ms / 1000).toFixed(1).padStart(6)} s`,
+  );
+}
+console.log(`${"total".padEnd(54)} ${(ms / 1000).toFixed(1).padStart(6)} s`);
+console.log(summaryLine(total));
+process.exit(code);
