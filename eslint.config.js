@@ -4,7 +4,6 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import { readdirSync } from "node:fs";
 import importX from "eslint-plugin-import-x";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 const web = "apps/web/src";
 const features = readdirSync(`${import.meta.dirname}/${web}/features`, { withFileTypes: true })
@@ -45,8 +44,10 @@ export default tseslint.config(
       // The rules follow imports into .ts/.tsx files only when these name them (import-x's TypeScript preset).
       "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
       "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
-      "import-x/resolver-next": [
-        createTypeScriptImportResolver({
+      // Resolver versions without native bindings: the newer ones need platform packages that not every
+      // registry mirror serves, which breaks `npm ci`.
+      "import-x/resolver": {
+        typescript: {
           project: [
             "apps/web/tsconfig.json",
             "apps/server/tsconfig.json",
@@ -56,8 +57,8 @@ export default tseslint.config(
           ],
           // The five projects are separate on purpose (each its own lib and types); one resolver serves them all.
           noWarnOnMultipleProjects: true,
-        }),
-      ],
+        },
+      },
     },
     rules: {
       "import-x/no-restricted-paths": [
