@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { productSchema } from "./catalog";
+import { idSchema, integerInput, lineSchema } from "./http";
+
+/**
+ * Order lines (SPEC.md §4 Adding/Buy flow, §7 Orders; DESIGN.md §5): a shopper's wishlist and cart lines,
+ * pending purchases and what happens to them afterwards.
+ */
+export const ORDER_STATUSES = [
+  "inWishList",
+  "inCart",
+  "pending",
+  "finished",
+  "preparing",
+  "onDelivery",
+  "delivered",
+  "cancelled",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The lists a shopper adds to. */
+export const LIST_STATUSES = ["inCart", "inWishList"] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+/** The most units of one product a single add may ask for. */
+export const ORDER_AMOUNT_MAX = 1000;
+/** The most lines one bulk order may gather. */
+export const BULK_ORDER_LINES_MAX = 100;
+
+const STATUS_ERROR = { error: `must be one of ${ORDER_STATUSES.join(", ")}` };
+
+/**
+ * POST /order. Anything else the client sends (price, title, stock, shipping…) is dropped: the server reads
+ * the product from the catalogue.
+ */
+export const orderAddSchema = z.object({
+  status: z.enum(LIST_STATUSES, { error: "must be inCart or inWishList" }),
+  productId: idSchema,
+  amount: integerInput(1, ORDER_AMOUNT_MAX).default(1),
+});
+export type OrderAdd = z.infer<typeof orderAddSchema>;
+
+/** `?status=inCart` or `?status=inCart,inWishList`: the distinct statuses asked for. */
+export const orderStatusListSchema = z
+  .string({ error: "must be a status or a comma list of statuses" })
+  .max(200, "must be at most 200 characters")
+  .transform((value) => value.split(","))
+  .pipe(z.array(z.enum(ORDER_STATUSES, STATUS_ERROR)).min(1))
+  .transform((statuses) => [...new Set(statuses)]);
+
+export const orderListQuerySchema = z.object({ status: orderStatusListSchema });
+export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
+
+/** PUT /order/:id: a cart amount delta, or a move to another status (with the shopper's local date). */
+export const orderAmountChangeSchema = z.strictObject({
+  amount: z.union([z.literal(1), z.literal(-1)], { error: "must be 1 or -1" }),
+});
+export const orderStatusChangeSchema = z.strictObject({
+  status: z.enum(ORDER_STATUSES, STATUS_ERROR),
+  date: lineSchema(64).optional(),
+});
+export const orderUpdateSchema = z.union([orderAmountChangeSchema, orderStatusChangeSchema], {
+  error: "must be {amount: 1 | -1} or {status, date?}",
+});
+export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
+
+/** POST /order/bulk: the caller's cart lines that become one purchase. */
+export const bulkOrderSchema = z.object({
+  orderIds: z
+    .array(idSchema, { error: "must be a list of order ids" })
+    .min(1, "must list at least one order")
+    .max(BULK_ORDER_LINES_MAX, `must list at most ${BULK_ORDER_LINES_MAX} orders`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not repeat an order"),
+});
+export type BulkOrderInput = z.infer<typeof bulkOrderSchema>;
+
+/** One line as POST /order and PUT /order/:id return it. */
+export const orderLineSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  amount: z.number().int(),
+  productId: z.number().int(),
+});
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+/** PUT /order/:id: the line after the change, or `removed` when a -1 took it below 1. */
+export const orderUpdateReplySchema = z.object({
+  msg: z.string(),
+  removed: z.boolean(),
+  order: orderLineSchema.nullable(),
+});
+export type OrderUpdateReply = z.infer<typeof orderUpdateReplySchema>;
+
+/** A line inside a product of GET /order, with the prices the server computed (dollars). */
+export const productOrderSchema = z.object({
+  id: z.number().int(),
+  amount: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  localPurchaseDate: z.string().nullable(),
+  unitPrice: z.number().describe("US dollars for one unit today, or as snapshotted when pending"),
+  lineTotal: z.number().describe("US dollars for the line, 'on Nth unit' sales applied"),
+  shipping: z.number().describe("US dollars"),
+  salePercentage: z.number().int().nullable(),
+});
+export type ProductOrder = z.infer<typeof productOrderSchema>;
+
+export const orderedProductSchema = productSchema.extend({ orders: z.array(productOrderSchema) });
+export type OrderedProduct = z.infer<typeof orderedProductSchema>;
+export const orderedProductListSchema = z.array(orderedProductSchema);
