@@ -16,6 +16,7 @@ import { CatalogCache } from "./modules/catalog/cache";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
+import { orderRoutes } from "./modules/orders/routes";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
 import { userRoutes } from "./modules/users/routes";
 import { webRoutes } from "./modules/web/routes";
@@ -101,6 +102,9 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ config }));
       await api.register(newsletterRoutes({ db, config }));
+      await api.register(
+        orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone }),
+      );
     },
     { prefix: "/api" },
   );

@@ -179,6 +179,19 @@ async function productRows(db: Db, ids: number[]): Promise<ProductRow[]> {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/**
+ * These products in the catalogue's shape with their sales, retired ones included (order lines keep
+ * pointing at them), in the order of the ids, and the store-wide sales their prices also depend on.
+ */
+export async function productsByIds(
+  db: Db,
+  ids: number[],
+  cache?: TtlCache<CatalogReference>,
+): Promise<{ products: Product[]; globalSales: SaleTerms[] }> {
+  const [rows, reference] = await Promise.all([productRows(db, ids), catalogReference(db, cache)]);
+  return { products: rows.map((row) => toProduct(row, reference)), globalSales: reference.globalSales };
+}
+
 /** A prepared statement's name: one per distinct SQL text, so values vary but the plan is reused. */
 function statementName(prefix: string, sqlText: string): string {
   return `${prefix}_${createHash("sha1").update(sqlText).digest("hex").slice(0, 16)}`;

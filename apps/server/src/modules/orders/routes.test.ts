@@ -1,0 +1,219 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestContext } from "../../../test/app";
+import { orders, products } from "../../db/schema";
+
+let t: TestContext;
+let serial = 0;
+
+async function newShopper(): Promise<Record<string, string>> {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/user",
+    payload: {
+      firstName: "Order",
+      lastName: "Test",
+      email: `orders-${++serial}@voltio.test`,
+      password: "long-enough-1",
+    },
+  });
+  expect(reply.statusCode, reply.body).toBe(201);
+  return t.bearer(reply.json<{ id: number }>().id);
+}
+
+async function newProduct(values: { priceCents?: number; stock?: number; shippingCostCents?: number } = {}) {
+  const [row] = await t.database.db
+    .insert(products)
+    .values({ title: `Order test ${++serial}`, name: "thing", priceCents: 1000, stock: 5, ...values })
+    .returning({ id: products.id });
+  return row!.id;
+}
+
+const add = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+  t.app.inject({ method: "POST", url: "/api/order", headers, payload });
+const put = (headers: Record<string, string>, id: number, payload: Record<string, unknown>) =>
+  t.app.inject({ method: "PUT", url: `/api/order/${id}`, headers, payload });
+const list = async (headers: Record<string, string>, status: string) => {
+  const reply = await t.app.inject({ url: `/api/order?status=${status}`, headers });
+  expect(reply.statusCode, reply.body).toBe(200);
+  return reply.json<
+    {
+      id: number;
+      price: number;
+      orders: {
+        id: number;
+        amount: number;
+        status: string;
+        unitPrice: number;
+        lineTotal: number;
+        shipping: number;
+        localPurchaseDate: string | null;
+      }[];
+    }[]
+  >();
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe("POST /order", () => {
+  it("adds to the caller's line, ignores client prices and answers the line", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ priceCents: 2500, shippingCostCents: 300 });
+    const first = await add(me, {
+      status: "inCart",
+      productId,
+      amount: 2,
+      price: 0.01,
+      title: "Free",
+      stock: 999,
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    const line = first.json<{ id: number }>();
+    expect(first.json()).toEqual({ id: line.id, status: "inCart", amount: 2, productId });
+    const second = await add(me, { status: "inCart", productId: String(productId), amount: "1" });
+    expect(second.json()).toEqual({ id: line.id, status: "inCart", amount: 3, productId });
+
+    const [product] = await list(me, "inCart");
+    expect(product).toMatchObject({ id: productId, price: 25 });
+    expect(product!.orders).toEqual([
+      expect.objectContaining({ id: line.id, amount: 3, unitPrice: 25, lineTotal: 75, shipping: 3 }),
+    ]);
+  });
+
+  it("never lets a cart line go above the stock: 409 with the stock left", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ stock: 3 });
+    expect((await add(me, { status: "inCart", productId, amount: 2 })).statusCode).toBe(201);
+    const refused = await add(me, { status: "inCart", productId, amount: 2 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ stock: 3 });
+  });
+
+  it("refuses out-of-stock, retired and unknown products", async () => {
+    const me = await newShopper();
+    const empty = await newProduct({ stock: 0 });
+    expect((await add(me, { status: "inWishList", productId: empty })).json()).toMatchObject({ stock: 0 });
+    const retired = await newProduct();
+    await t.database.db.update(products).set({ deletedAt: new Date() }).where(eq(products.id, retired));
+    expect((await add(me, { status: "inCart", productId: retired })).statusCode).toBe(404);
+    expect((await add(me, { status: "inCart", productId: 2_000_000_000 })).statusCode).toBe(404);
+    expect((await add(me, { status: "pending", productId: empty })).statusCode).toBe(400);
+  });
+
+  it("keeps one line of 20 when one shopper adds 20 times at once", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ stock: 50 });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => add(me, { status: "inCart", productId, amount: 1 })),
+    );
+    expect(replies.map((reply) => reply.statusCode)).toEqual(Array(20).fill(201));
+    const [product] = await list(me, "inCart");
+    expect(product!.orders.map((line) => line.amount)).toEqual([20]);
+  });
+
+  it("refuses admins and guests", async () => {
+    const productId = await newProduct();
+    expect((await add(await t.bearer(1), { status: "inCart", productId })).statusCode).toBe(403);
+    expect((await add({}, { status: "inCart", productId })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: "/api/order?status=inCart", headers: await t.bearer(1) })).statusCode,
+    ).toBe(403);
+  });
+});
+
+describe("PUT /order/:id", () => {
+  it("changes a cart line by one, up to the stock, and removes it below 1", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ stock: 2 });
+    const { id } = (await add(me, { status: "inCart", productId })).json<{ id: number }>();
+    expect((await put(me, id, { amount: 1 })).json()).toMatchObject({ removed: false, order: { amount: 2 } });
+    const over = await put(me, id, { amount: 1 });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ stock: 2 });
+    expect((await put(me, id, { amount: -1 })).json()).toMatchObject({ order: { amount: 1 } });
+    expect((await put(me, id, { amount: -1 })).json()).toMatchObject({ removed: true, order: null });
+    expect(await list(me, "inCart")).toEqual([]);
+  });
+
+  it("moves a wishlist line to the cart, merged into the cart line and capped at the stock", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ stock: 3 });
+    const cart = (await add(me, { status: "inCart", productId, amount: 2 })).json<{ id: number }>();
+    const wish = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
+    const moved = await put(me, wish.id, { status: "inCart" });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ order: { id: cart.id, amount: 3, status: "inCart" } });
+    expect(await list(me, "inWishList")).toEqual([]);
+
+    const wishAgain = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
+    expect((await put(me, wishAgain.id, { status: "inCart" })).json()).toMatchObject({
+      order: { amount: 3 },
+    });
+
+    const other = await newProduct();
+    const lone = (await add(me, { status: "inWishList", productId: other })).json<{ id: number }>();
+    expect((await put(me, lone.id, { status: "inCart" })).json()).toMatchObject({
+      order: { status: "inCart", amount: 1, productId: other },
+    });
+  });
+
+  it("snapshots the price when a cart line becomes pending; later price changes don't touch it", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ priceCents: 1999, shippingCostCents: 500, stock: 10 });
+    const { id } = (await add(me, { status: "inCart", productId, amount: 2 })).json<{ id: number }>();
+    const pending = await put(me, id, { status: "pending", date: "2026-11-23 10:00" });
+    expect(pending.statusCode, pending.body).toBe(200);
+    await t.database.db
+      .update(products)
+      .set({ priceCents: 9999, shippingCostCents: 0 })
+      .where(eq(products.id, productId));
+    const [product] = await list(me, "pending");
+    expect(product!.price).toBe(99.99);
+    expect(product!.orders).toEqual([
+      expect.objectContaining({
+        id,
+        status: "pending",
+        unitPrice: 19.99,
+        lineTotal: 39.98,
+        shipping: 5,
+        localPurchaseDate: "2026-11-23 10:00",
+      }),
+    ]);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, id));
+    expect(row).toMatchObject({ unitPriceCents: 1999, lineTotalCents: 3998, shippingCostCents: 500 });
+  });
+
+  it("refuses other transitions and other users' lines, never with a 500", async () => {
+    const me = await newShopper();
+    const someoneElse = await newShopper();
+    const productId = await newProduct();
+    const wish = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
+    expect((await put(me, wish.id, { amount: 1 })).statusCode).toBe(400);
+    expect((await put(me, wish.id, { status: "pending" })).statusCode).toBe(400);
+    expect((await put(me, wish.id, { status: "delivered" })).statusCode).toBe(403);
+    expect((await put(me, wish.id, { amount: 2 })).statusCode).toBe(400);
+    expect((await put(someoneElse, wish.id, { status: "inCart" })).statusCode).toBe(404);
+    expect((await put(me, 2_000_000_000, { amount: 1 })).statusCode).toBe(404);
+    expect(await list(someoneElse, "inWishList,inCart")).toEqual([]);
+    expect((await put(await t.bearer(1), wish.id, { status: "inCart" })).statusCode).toBe(403);
+  });
+});
+
+describe("DELETE /order/:id", () => {
+  it("removes the caller's own lines only", async () => {
+    const me = await newShopper();
+    const someoneElse = await newShopper();
+    const productId = await newProduct();
+    const { id } = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
+    const remove = (headers: Record<string, string>) =>
+      t.app.inject({ method: "DELETE", url: `/api/order/${id}`, headers });
+    expect((await remove(someoneElse)).statusCode).toBe(404);
+    expect((await remove(await t.bearer(1))).statusCode).toBe(403);
+    expect((await remove(me)).statusCode).toBe(200);
+    expect((await remove(me)).statusCode).toBe(404);
+    expect(await list(me, "inWishList")).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorSchema, idParamSchema, messageReplySchema, tokenExpiredSchema } from "@voltio/domain/http";
+import {
+  orderAddSchema,
+  orderLineSchema,
+  orderListQuerySchema,
+  orderUpdateReplySchema,
+  orderUpdateSchema,
+  orderedProductListSchema,
+} from "@voltio/domain/orders";
+import { weekdayIn } from "@voltio/domain/weekday";
+import type { Db } from "../../db/client";
+import { NotAllowed } from "../../errors";
+import { signedIn } from "../../http/access";
+import type { Caller } from "../auth/access-token";
+import type { TtlCache } from "../catalog/cache";
+import type { CatalogReference } from "../catalog/service";
+import { addToList, deleteOrder, listOrders, updateOrder, type PricingContext } from "./service";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: z.union([errorSchema, tokenExpiredSchema]),
+  404: errorSchema,
+  409: errorSchema.extend({ stock: z.number().int().optional() }),
+};
+const bearer = [{ bearer: [] }];
+
+export interface OrderRoutesDeps {
+  db: Db;
+  /** The catalogue's categories-and-sales snapshot, which prices depend on. */
+  reference?: TtlCache<CatalogReference>;
+  storeTimeZone: string;
+}
+
+/**
+ * The shopper's cart, wishlist and pending lines (SPEC.md §4, §7 Orders; DESIGN.md §5). Admins can't buy
+ * (SPEC.md §6): they are refused on every one of these routes.
+ */
+export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): FastifyPluginAsyncZod {
+  const shopper = (request: FastifyRequest): Caller => {
+    const caller = signedIn(request);
+    if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");
+    return caller;
+  };
+  const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone) });
+
+  return async (app) => {
+    app.addHook("onSend", async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+    });
+
+    app.post(
+      "/order",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary: "Add a product to the caller's cart or wishlist (prices and titles sent are ignored)",
+          security: bearer,
+          body: orderAddSchema,
+          response: { 201: orderLineSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const caller = shopper(request);
+        return reply.code(201).send(await addToList(db, caller.id, request.body));
+      },
+    );
+
+    app.get(
+      "/order",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary: "The caller's products with lines of these statuses, priced by the server",
+          security: bearer,
+          querystring: orderListQuerySchema,
+          response: { 200: orderedProductListSchema, ...errors },
+        },
+      },
+      async (request) => listOrders(db, shopper(request).id, request.query.status, pricing()),
+    );
+
+    app.put(
+      "/order/:id",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary: "Change a cart line's amount by 1, or move a line: wishlist → cart, cart → pending",
+          security: bearer,
+          params: idParamSchema,
+          body: orderUpdateSchema,
+          response: { 200: orderUpdateReplySchema, ...errors },
+        },
+      },
+      async (request) => updateOrder(db, shopper(request).id, request.params.id, request.body, pricing()),
+    );
+
+    app.delete(
+      "/order/:id",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary: "Remove the caller's cart, wishlist or pending line",
+          security: bearer,
+          params: idParamSchema,
+          response: { 200: messageReplySchema, ...errors },
+        },
+      },
+      async (request) => {
+        await deleteOrder(db, shopper(request).id, request.params.id);
+        return { msg: "Order deleted" };
+      },
+    );
+  };
+}

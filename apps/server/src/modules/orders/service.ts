@@ -1,0 +1,272 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import type { SaleTerms } from "@voltio/domain/discount";
+import { toCents, toDollars } from "@voltio/domain/money";
+import type {
+  OrderAdd,
+  OrderLine,
+  OrderStatus,
+  OrderUpdate,
+  OrderUpdateReply,
+  OrderedProduct,
+} from "@voltio/domain/orders";
+import { linePriceCents, priceToday } from "@voltio/domain/pricing";
+import type { Weekday } from "@voltio/domain/weekday";
+import type { Db } from "../../db/client";
+import { orders, products } from "../../db/schema";
+import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
+import type { TtlCache } from "../catalog/cache";
+import { productsByIds, type CatalogReference } from "../catalog/service";
+
+/**
+ * A shopper's order lines (SPEC.md §4, §7 Orders; DESIGN.md §4–5). Every write that checks a line against
+ * its product's stock runs in one transaction that first locks the product's row: adds, deltas and moves of
+ * one product take turns, so two of them can't both pass the stock check.
+ */
+
+export interface PricingContext {
+  reference?: TtlCache<CatalogReference>;
+  weekday: Weekday;
+}
+
+const lineColumns = {
+  id: orders.id,
+  status: orders.status,
+  amount: orders.amount,
+  productId: orders.productId,
+};
+
+/** The product's row, locked until the transaction ends; a retired product counts as out of stock. */
+async function lockProduct(tx: Db, productId: number) {
+  const [product] = await tx
+    .select({ stock: products.stock, deletedAt: products.deletedAt })
+    .from(products)
+    .where(eq(products.id, productId))
+    .for("update");
+  return product
+    ? { stock: product.deletedAt ? 0 : product.stock, retired: product.deletedAt !== null }
+    : null;
+}
+
+const tooMany = (stock: number) =>
+  stock > 0 ? new Conflict(`Only ${stock} left`, { stock }) : new Conflict("Out of stock", { stock: 0 });
+
+/** POST /order: adds to the caller's line of that product and status. */
+export async function addToList(db: Db, userId: number, input: OrderAdd): Promise<OrderLine> {
+  return db.transaction(async (tx) => {
+    const product = await lockProduct(tx, input.productId);
+    if (!product || product.retired) throw new NotFound("Product Not Found");
+    if (product.stock <= 0) throw tooMany(0);
+    const [line] = await tx
+      .select(lineColumns)
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, userId),
+          eq(orders.productId, input.productId),
+          eq(orders.status, input.status),
+        ),
+      );
+    // A wishlist is a set of products: adding one twice keeps one line of one.
+    const amount = input.status === "inWishList" ? 1 : (line?.amount ?? 0) + input.amount;
+    if (input.status === "inCart" && amount > product.stock) throw tooMany(product.stock);
+    if (line) {
+      const [updated] = await tx
+        .update(orders)
+        .set({ amount, updatedAt: new Date() })
+        .where(eq(orders.id, line.id))
+        .returning(lineColumns);
+      return updated!;
+    }
+    const [created] = await tx
+      .insert(orders)
+      .values({ userId, productId: input.productId, status: input.status, amount })
+      .returning(lineColumns);
+    return created!;
+  });
+}
+
+/** The caller's line, or NotFound: another user's line answers as a missing one. */
+async function ownLine(tx: Db, userId: number, id: number, lock = false) {
+  const query = tx
+    .select({ ...lineColumns, bulkOrderId: orders.bulkOrderId })
+    .from(orders)
+    .where(and(eq(orders.id, id), eq(orders.userId, userId)));
+  const [line] = lock ? await query.for("update") : await query;
+  if (!line) throw new NotFound("Order Not Found");
+  return line;
+}
+
+/** PUT /order/:id: a cart amount delta, wishlist → cart, or cart → pending with the price snapshot. */
+export async function updateOrder(
+  db: Db,
+  userId: number,
+  id: number,
+  change: OrderUpdate,
+  pricing: PricingContext,
+): Promise<OrderUpdateReply> {
+  const { productId } = await ownLine(db, userId, id);
+  return db.transaction(async (tx) => {
+    const product = await lockProduct(tx, productId);
+    const line = await ownLine(tx, userId, id, true);
+    const stock = product?.stock ?? 0;
+
+    if ("amount" in change) {
+      if (line.status !== "inCart") {
+        throw new InvalidInput("amount", "only a cart line's amount can change");
+      }
+      const amount = line.amount + change.amount;
+      if (amount < 1) {
+        await tx.delete(orders).where(eq(orders.id, line.id));
+        return { msg: "Order removed", removed: true, order: null };
+      }
+      if (change.amount > 0 && amount > stock) throw tooMany(stock);
+      const [updated] = await tx
+        .update(orders)
+        .set({ amount, updatedAt: new Date() })
+        .where(eq(orders.id, line.id))
+        .returning(lineColumns);
+      return { msg: "Order updated", removed: false, order: updated! };
+    }
+
+    const target = change.status;
+    if (target !== "inCart" && target !== "pending") {
+      throw new NotAllowed("A shopper can only move lines between inWishList, inCart and pending");
+    }
+    if (target === "inCart") {
+      if (line.status !== "inWishList")
+        throw new InvalidInput("status", `can't move a ${line.status} line to the cart`);
+      if (stock <= 0) throw tooMany(0);
+      const [cartLine] = await tx
+        .select(lineColumns)
+        .from(orders)
+        .where(and(eq(orders.userId, userId), eq(orders.productId, productId), eq(orders.status, "inCart")))
+        .for("update");
+      await tx.delete(orders).where(eq(orders.id, line.id));
+      if (cartLine) {
+        // Merged into the cart line, capped at the stock: the wishlist line's unit joins it if there's room.
+        const [merged] = await tx
+          .update(orders)
+          .set({ amount: Math.min(cartLine.amount + 1, stock), updatedAt: new Date() })
+          .where(eq(orders.id, cartLine.id))
+          .returning(lineColumns);
+        return { msg: "Order moved to the cart", removed: false, order: merged! };
+      }
+      const [created] = await tx
+        .insert(orders)
+        .values({ userId, productId, status: "inCart", amount: 1 })
+        .returning(lineColumns);
+      return { msg: "Order moved to the cart", removed: false, order: created! };
+    }
+
+    if (line.status !== "inCart")
+      throw new InvalidInput("status", `can't move a ${line.status} line to pending`);
+    if (line.amount > stock) throw tooMany(stock);
+    const snapshot = await priceSnapshot(tx, productId, line.amount, pricing);
+    const [pending] = await tx
+      .update(orders)
+      .set({
+        ...snapshot,
+        status: "pending",
+        localPurchaseDate: change.date ?? null,
+        serverPurchaseDate: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(orders.id, line.id))
+      .returning(lineColumns);
+    return { msg: "Order pending", removed: false, order: pending! };
+  });
+}
+
+/** What a line costs today, as a pending line keeps it. */
+export async function priceSnapshot(db: Db, productId: number, amount: number, pricing: PricingContext) {
+  const {
+    products: [product],
+    globalSales,
+  } = await productsByIds(db, [productId], pricing.reference);
+  if (!product) throw new NotFound("Product Not Found");
+  return snapshotOf(product, globalSales, amount, pricing.weekday);
+}
+
+function snapshotOf(
+  product: { price: number; shippingCost: number; sales: OrderedProduct["sales"] },
+  globalSales: SaleTerms[],
+  amount: number,
+  weekday: Weekday,
+) {
+  const price = priceToday(product, globalSales, weekday);
+  return {
+    unitPriceCents: price.unitCents,
+    lineTotalCents: linePriceCents(price, amount),
+    shippingCostCents: toCents(product.shippingCost),
+    salePercentage: price.sale?.percentage ?? null,
+  };
+}
+
+/** DELETE /order/:id: the caller's cart, wishlist or pending line (not one gathered in a bulk order). */
+export async function deleteOrder(db: Db, userId: number, id: number): Promise<void> {
+  const deleted = await db
+    .delete(orders)
+    .where(
+      and(
+        eq(orders.id, id),
+        eq(orders.userId, userId),
+        inArray(orders.status, ["inCart", "inWishList", "pending"]),
+        isNull(orders.bulkOrderId),
+      ),
+    )
+    .returning({ id: orders.id });
+  if (deleted.length === 0) throw new NotFound("Order Not Found");
+}
+
+/**
+ * GET /order?status=…: the caller's products with those lines, each line priced by the server: today's price
+ * for cart and wishlist lines, the snapshot for lines that were already bought.
+ */
+export async function listOrders(
+  db: Db,
+  userId: number,
+  statuses: OrderStatus[],
+  pricing: PricingContext,
+): Promise<OrderedProduct[]> {
+  const lines = await db
+    .select({
+      ...lineColumns,
+      localPurchaseDate: orders.localPurchaseDate,
+      unitPriceCents: orders.unitPriceCents,
+      lineTotalCents: orders.lineTotalCents,
+      shippingCostCents: orders.shippingCostCents,
+      salePercentage: orders.salePercentage,
+    })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), inArray(orders.status, statuses)))
+    .orderBy(asc(orders.id));
+  if (lines.length === 0) return [];
+  const productIds = [...new Set(lines.map((line) => line.productId))];
+  const { products: found, globalSales } = await productsByIds(db, productIds, pricing.reference);
+  return found.map((product) => ({
+    ...product,
+    orders: lines
+      .filter((line) => line.productId === product.id)
+      .map((line) => {
+        const price =
+          line.unitPriceCents !== null && line.lineTotalCents !== null && line.shippingCostCents !== null
+            ? {
+                unitPriceCents: line.unitPriceCents,
+                lineTotalCents: line.lineTotalCents,
+                shippingCostCents: line.shippingCostCents,
+                salePercentage: line.salePercentage,
+              }
+            : snapshotOf(product, globalSales, line.amount, pricing.weekday);
+        return {
+          id: line.id,
+          amount: line.amount,
+          status: line.status,
+          localPurchaseDate: line.localPurchaseDate,
+          unitPrice: toDollars(price.unitPriceCents),
+          lineTotal: toDollars(price.lineTotalCents),
+          shipping: toDollars(price.shippingCostCents),
+          salePercentage: price.salePercentage,
+        };
+      }),
+  }));
+}
