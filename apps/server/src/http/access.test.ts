@@ -73,6 +73,18 @@ async function shopperAddressId(): Promise<number> {
   return directions.at(-1)!.id;
 }
 
+/** A fresh wishlist line of the demo shopper's (product 2 has stock to spare). */
+async function shopperOrderId(): Promise<number> {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/order",
+    payload: { status: "inWishList", productId: 2 },
+    headers: await t.bearer(2),
+  });
+  expect(reply.statusCode, reply.body).toBe(201);
+  return reply.json<{ id: number }>().id;
+}
+
 async function refreshToken(): Promise<string> {
   const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
   return reply.json<{ refreshToken: string }>().refreshToken;
@@ -166,6 +178,27 @@ const MATRIX: Record<string, Row> = {
   "DELETE /api/user/admin": {
     expect: adminOnly(200),
     request: async () => ({ method: "DELETE", url: "/api/user/admin", payload: { id: await register() } }),
+  },
+  // Admins can't buy (SPEC.md §6): every order route refuses them. Another user's line answers 404.
+  "POST /api/order": {
+    expect: signedInOnly(201, 201, 403),
+    request: () => ({ method: "POST", url: "/api/order", payload: { status: "inWishList", productId: 3 } }),
+  },
+  "GET /api/order": {
+    expect: signedInOnly(200, 200, 403),
+    request: () => ({ url: "/api/order?status=inCart" }),
+  },
+  "PUT /api/order/:id": {
+    expect: signedInOnly(200, 404, 403),
+    request: async () => ({
+      method: "PUT",
+      url: `/api/order/${await shopperOrderId()}`,
+      payload: { status: "inCart" },
+    }),
+  },
+  "DELETE /api/order/:id": {
+    expect: signedInOnly(200, 404, 403),
+    request: async () => ({ method: "DELETE", url: `/api/order/${await shopperOrderId()}` }),
   },
   "POST /api/uploads": { expect: signedInOnly(201), request: upload },
   // A forged link is refused alike for everyone; signing in changes nothing.
