@@ -71,6 +71,8 @@ export const bulkOrderSchema = z.object({
     .min(1, "must list at least one order")
     .max(BULK_ORDER_LINES_MAX, `must list at most ${BULK_ORDER_LINES_MAX} orders`)
     .refine((ids) => new Set(ids).size === ids.length, "must not repeat an order"),
+  /** The shopper's local date and time of the purchase, as their device shows it. */
+  date: lineSchema(64).optional(),
 });
 export type BulkOrderInput = z.infer<typeof bulkOrderSchema>;
 
@@ -107,3 +109,15 @@ export type ProductOrder = z.infer<typeof productOrderSchema>;
 export const orderedProductSchema = productSchema.extend({ orders: z.array(productOrderSchema) });
 export type OrderedProduct = z.infer<typeof orderedProductSchema>;
 export const orderedProductListSchema = z.array(orderedProductSchema);
+
+/** POST /order/bulk and GET /order/bulk: a purchase of several cart lines, with its combined prices (dollars). */
+export const bulkOrderReplySchema = z.object({
+  id: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  combinedPrice: z.number().describe("US dollars: the sum of the line totals"),
+  combinedShippingCost: z.number().describe("US dollars: the highest shipping cost among the lines"),
+  localPurchaseDate: z.string().nullable(),
+  products: orderedProductListSchema,
+});
+export type BulkOrderReply = z.infer<typeof bulkOrderReplySchema>;
+export const bulkOrderListSchema = z.array(bulkOrderReplySchema);

@@ -200,6 +200,24 @@ const MATRIX: Record<string, Row> = {
     expect: signedInOnly(200, 404, 403),
     request: async () => ({ method: "DELETE", url: `/api/order/${await shopperOrderId()}` }),
   },
+  // The shopper's own cart line: another user's id refuses the whole call.
+  "POST /api/order/bulk": {
+    expect: signedInOnly(201, 404, 403),
+    request: async () => {
+      const reply = await t.app.inject({
+        method: "POST",
+        url: "/api/order",
+        payload: { status: "inCart", productId: 4 },
+        headers: await t.bearer(2),
+      });
+      return {
+        method: "POST",
+        url: "/api/order/bulk",
+        payload: { orderIds: [reply.json<{ id: number }>().id] },
+      };
+    },
+  },
+  "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
   "POST /api/uploads": { expect: signedInOnly(201), request: upload },
   // A forged link is refused alike for everyone; signing in changes nothing.
   "GET /api/newsletter/unsubscribe": {

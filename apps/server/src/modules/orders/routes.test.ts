@@ -217,3 +217,54 @@ describe("DELETE /order/:id", () => {
     expect(await list(me, "inWishList")).toEqual([]);
   });
 });
+
+describe("POST /order/bulk", () => {
+  const bulk = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+    t.app.inject({ method: "POST", url: "/api/order/bulk", headers, payload });
+
+  it("moves the caller's cart lines to pending as one purchase with combined prices", async () => {
+    const me = await newShopper();
+    const a = await newProduct({ priceCents: 1000, shippingCostCents: 200 });
+    const b = await newProduct({ priceCents: 250, shippingCostCents: 700 });
+    const lineA = (await add(me, { status: "inCart", productId: a, amount: 2 })).json<{ id: number }>();
+    const lineB = (await add(me, { status: "inCart", productId: b })).json<{ id: number }>();
+    const reply = await bulk(me, { orderIds: [lineA.id, lineB.id], date: "23/11/2026", price: 0 });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const created = reply.json<{ id: number; products: { id: number; orders: { status: string }[] }[] }>();
+    expect(created).toMatchObject({ status: "pending", combinedPrice: 22.5, combinedShippingCost: 7 });
+    expect(created.products.map((product) => product.id)).toEqual([a, b]);
+    expect(created.products.flatMap((product) => product.orders.map((line) => line.status))).toEqual([
+      "pending",
+      "pending",
+    ]);
+    expect(await list(me, "inCart")).toEqual([]);
+    await t.database.db.update(products).set({ priceCents: 1 }).where(eq(products.id, a));
+    const listed = await t.app.inject({ url: "/api/order/bulk?status=pending", headers: me });
+    expect(listed.json()).toEqual([expect.objectContaining({ id: created.id, combinedPrice: 22.5 })]);
+    expect(listed.json()[0].products[0].orders[0]).toMatchObject({ unitPrice: 10, lineTotal: 20 });
+    // Gathered lines belong to the bulk order: they can't be deleted on their own.
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/api/order/${lineA.id}`, headers: me })).statusCode,
+    ).toBe(404);
+  });
+
+  it("refuses the whole call for another user's line, a non-cart line or too little stock", async () => {
+    const me = await newShopper();
+    const someoneElse = await newShopper();
+    const productId = await newProduct({ stock: 3 });
+    const mine = (await add(me, { status: "inCart", productId })).json<{ id: number }>();
+    const wish = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
+    const theirs = (await add(someoneElse, { status: "inCart", productId })).json<{ id: number }>();
+    expect((await bulk(me, { orderIds: [mine.id, theirs.id] })).statusCode).toBe(404);
+    expect((await bulk(me, { orderIds: [mine.id, wish.id] })).statusCode).toBe(400);
+    expect((await bulk(me, { orderIds: [mine.id, mine.id] })).statusCode).toBe(400);
+    expect((await bulk(await t.bearer(1), { orderIds: [mine.id] })).statusCode).toBe(403);
+    await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, productId));
+    const out = await bulk(me, { orderIds: [mine.id] });
+    expect(out.statusCode).toBe(409);
+    expect(out.json()).toMatchObject({ stock: 0 });
+    const [product] = await list(me, "inCart");
+    expect(product!.orders.map((line) => line.id)).toEqual([mine.id]);
+    expect((await t.app.inject({ url: "/api/order/bulk", headers: me })).json()).toEqual([]);
+  });
+});

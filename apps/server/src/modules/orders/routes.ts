@@ -3,12 +3,16 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorSchema, idParamSchema, messageReplySchema, tokenExpiredSchema } from "@voltio/domain/http";
 import {
+  bulkOrderListSchema,
+  bulkOrderReplySchema,
+  bulkOrderSchema,
   orderAddSchema,
   orderLineSchema,
   orderListQuerySchema,
   orderUpdateReplySchema,
   orderUpdateSchema,
   orderedProductListSchema,
+  orderStatusListSchema,
 } from "@voltio/domain/orders";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
@@ -17,7 +21,15 @@ import { signedIn } from "../../http/access";
 import type { Caller } from "../auth/access-token";
 import type { TtlCache } from "../catalog/cache";
 import type { CatalogReference } from "../catalog/service";
-import { addToList, deleteOrder, listOrders, updateOrder, type PricingContext } from "./service";
+import {
+  addToList,
+  createBulkOrder,
+  deleteOrder,
+  listBulkOrders,
+  listOrders,
+  updateOrder,
+  type PricingContext,
+} from "./service";
 
 const errors = {
   400: errorSchema,
@@ -117,6 +129,40 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         await deleteOrder(db, shopper(request).id, request.params.id);
         return { msg: "Order deleted" };
       },
+    );
+
+    app.post(
+      "/order/bulk",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary: "Buy these cart lines of the caller's as one pending purchase, priced by the server",
+          security: bearer,
+          body: bulkOrderSchema,
+          response: { 201: bulkOrderReplySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const caller = shopper(request);
+        return reply.code(201).send(await createBulkOrder(db, caller.id, request.body, pricing()));
+      },
+    );
+
+    app.get(
+      "/order/bulk",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary: "The caller's bulk orders (of these statuses), with their lines",
+          security: bearer,
+          querystring: z.object({ status: orderStatusListSchema.optional() }),
+          response: { 200: bulkOrderListSchema, ...errors },
+        },
+      },
+      async (request) =>
+        listBulkOrders(db, shopper(request).id, { statuses: request.query.status }, pricing()),
     );
   };
 }

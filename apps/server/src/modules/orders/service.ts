@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents, toDollars } from "@voltio/domain/money";
 import type {
+  BulkOrderInput,
+  BulkOrderReply,
   OrderAdd,
   OrderLine,
   OrderStatus,
@@ -12,7 +14,7 @@ import type {
 import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import type { Weekday } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
-import { orders, products } from "../../db/schema";
+import { bulkOrders, orders, products } from "../../db/schema";
 import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { TtlCache } from "../catalog/cache";
 import { productsByIds, type CatalogReference } from "../catalog/service";
@@ -229,17 +231,27 @@ export async function listOrders(
   pricing: PricingContext,
 ): Promise<OrderedProduct[]> {
   const lines = await db
-    .select({
-      ...lineColumns,
-      localPurchaseDate: orders.localPurchaseDate,
-      unitPriceCents: orders.unitPriceCents,
-      lineTotalCents: orders.lineTotalCents,
-      shippingCostCents: orders.shippingCostCents,
-      salePercentage: orders.salePercentage,
-    })
+    .select(pricedLineColumns)
     .from(orders)
-    .where(and(eq(orders.userId, userId), inArray(orders.status, statuses)))
+    .where(and(eq(orders.userId, userId), inArray(orders.status, statuses), isNull(orders.bulkOrderId)))
     .orderBy(asc(orders.id));
+  return withProducts(db, lines, pricing);
+}
+
+const pricedLineColumns = {
+  ...lineColumns,
+  bulkOrderId: orders.bulkOrderId,
+  localPurchaseDate: orders.localPurchaseDate,
+  unitPriceCents: orders.unitPriceCents,
+  lineTotalCents: orders.lineTotalCents,
+  shippingCostCents: orders.shippingCostCents,
+  salePercentage: orders.salePercentage,
+};
+type PricedLine = Awaited<ReturnType<typeof selectPricedLines>>[number];
+const selectPricedLines = (db: Db) => db.select(pricedLineColumns).from(orders);
+
+/** Lines grouped under their products, each priced: its snapshot if it has one, otherwise today's price. */
+async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext): Promise<OrderedProduct[]> {
   if (lines.length === 0) return [];
   const productIds = [...new Set(lines.map((line) => line.productId))];
   const { products: found, globalSales } = await productsByIds(db, productIds, pricing.reference);
@@ -269,4 +281,128 @@ export async function listOrders(
         };
       }),
   }));
+}
+
+/**
+ * POST /order/bulk: the caller's cart lines become one pending purchase, each with its price snapshot. One
+ * line that isn't the caller's cart line refuses the whole call, and nothing changes.
+ */
+export async function createBulkOrder(
+  db: Db,
+  userId: number,
+  input: BulkOrderInput,
+  pricing: PricingContext,
+): Promise<BulkOrderReply> {
+  const bulkId = await db.transaction(async (tx) => {
+    const owned = await tx
+      .select({ productId: orders.productId })
+      .from(orders)
+      .where(and(inArray(orders.id, input.orderIds), eq(orders.userId, userId)));
+    if (owned.length !== input.orderIds.length) throw new NotFound("Order Not Found");
+    // Products locked in id order, so two bulk orders sharing products can't wait on each other.
+    const productIds = [...new Set(owned.map((line) => line.productId))].sort((a, b) => a - b);
+    const stocks = await tx
+      .select({ id: products.id, stock: products.stock, deletedAt: products.deletedAt })
+      .from(products)
+      .where(inArray(products.id, productIds))
+      .orderBy(asc(products.id))
+      .for("update");
+    const lines = await tx
+      .select(lineColumns)
+      .from(orders)
+      .where(and(inArray(orders.id, input.orderIds), eq(orders.userId, userId)))
+      .for("update");
+    if (lines.length !== input.orderIds.length) throw new NotFound("Order Not Found");
+    if (lines.some((line) => line.status !== "inCart")) {
+      throw new InvalidInput("orderIds", "must all be cart lines");
+    }
+    const stockOf = new Map(stocks.map((row) => [row.id, row.deletedAt ? 0 : row.stock]));
+    for (const line of lines) {
+      const stock = stockOf.get(line.productId) ?? 0;
+      if (line.amount > stock) throw tooMany(stock);
+    }
+    const { products: found, globalSales } = await productsByIds(tx, productIds, pricing.reference);
+    const productById = new Map(found.map((product) => [product.id, product]));
+    const snapshots = lines.map((line) => ({
+      line,
+      snapshot: snapshotOf(productById.get(line.productId)!, globalSales, line.amount, pricing.weekday),
+    }));
+    const now = new Date();
+    const [bulk] = await tx
+      .insert(bulkOrders)
+      .values({
+        userId,
+        status: "pending",
+        combinedPriceCents: snapshots.reduce((sum, { snapshot }) => sum + snapshot.lineTotalCents, 0),
+        combinedShippingCostCents: Math.max(...snapshots.map(({ snapshot }) => snapshot.shippingCostCents)),
+        serverPurchaseDate: now,
+        localPurchaseDate: input.date ?? null,
+      })
+      .returning({ id: bulkOrders.id });
+    for (const { line, snapshot } of snapshots) {
+      await tx
+        .update(orders)
+        .set({
+          ...snapshot,
+          status: "pending",
+          bulkOrderId: bulk!.id,
+          serverPurchaseDate: now,
+          localPurchaseDate: input.date ?? null,
+          updatedAt: now,
+        })
+        .where(eq(orders.id, line.id));
+    }
+    return bulk!.id;
+  });
+  const [created] = await listBulkOrders(db, userId, { ids: [bulkId] }, pricing);
+  return created!;
+}
+
+/** GET /order/bulk?status=…: the caller's bulk orders with their lines. */
+export async function listBulkOrders(
+  db: Db,
+  userId: number,
+  filter: { statuses?: OrderStatus[]; ids?: number[] },
+  pricing: PricingContext,
+): Promise<BulkOrderReply[]> {
+  const bulks = await db
+    .select({
+      id: bulkOrders.id,
+      status: bulkOrders.status,
+      combinedPriceCents: bulkOrders.combinedPriceCents,
+      combinedShippingCostCents: bulkOrders.combinedShippingCostCents,
+      localPurchaseDate: bulkOrders.localPurchaseDate,
+    })
+    .from(bulkOrders)
+    .where(
+      and(
+        eq(bulkOrders.userId, userId),
+        filter.statuses ? inArray(bulkOrders.status, filter.statuses) : undefined,
+        filter.ids ? inArray(bulkOrders.id, filter.ids) : undefined,
+      ),
+    )
+    .orderBy(asc(bulkOrders.id));
+  if (bulks.length === 0) return [];
+  const lines = await selectPricedLines(db)
+    .where(
+      inArray(
+        orders.bulkOrderId,
+        bulks.map((bulk) => bulk.id),
+      ),
+    )
+    .orderBy(asc(orders.id));
+  return Promise.all(
+    bulks.map(async (bulk) => ({
+      id: bulk.id,
+      status: bulk.status,
+      combinedPrice: toDollars(bulk.combinedPriceCents),
+      combinedShippingCost: toDollars(bulk.combinedShippingCostCents),
+      localPurchaseDate: bulk.localPurchaseDate,
+      products: await withProducts(
+        db,
+        lines.filter((line) => line.bulkOrderId === bulk.id),
+        pricing,
+      ),
+    })),
+  );
 }
