@@ -115,7 +115,9 @@ export const bulkOrderReplySchema = z.object({
   id: z.number().int(),
   status: z.enum(ORDER_STATUSES),
   combinedPrice: z.number().describe("US dollars: the sum of the line totals"),
-  combinedShippingCost: z.number().describe("US dollars: the highest shipping cost among the lines"),
+  combinedShippingCost: z
+    .number()
+    .describe("US dollars: the sum of the lines' shipping, as the checkout charges it"),
   localPurchaseDate: z.string().nullable(),
   products: orderedProductListSchema,
 });

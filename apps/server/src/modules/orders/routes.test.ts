@@ -231,7 +231,7 @@ describe("POST /order/bulk", () => {
     const reply = await bulk(me, { orderIds: [lineA.id, lineB.id], date: "23/11/2026", price: 0 });
     expect(reply.statusCode, reply.body).toBe(201);
     const created = reply.json<{ id: number; products: { id: number; orders: { status: string }[] }[] }>();
-    expect(created).toMatchObject({ status: "pending", combinedPrice: 22.5, combinedShippingCost: 7 });
+    expect(created).toMatchObject({ status: "pending", combinedPrice: 22.5, combinedShippingCost: 9 });
     expect(created.products.map((product) => product.id)).toEqual([a, b]);
     expect(created.products.flatMap((product) => product.orders.map((line) => line.status))).toEqual([
       "pending",

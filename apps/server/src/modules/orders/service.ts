@@ -334,7 +334,11 @@ export async function createBulkOrder(
         userId,
         status: "pending",
         combinedPriceCents: snapshots.reduce((sum, { snapshot }) => sum + snapshot.lineTotalCents, 0),
-        combinedShippingCostCents: Math.max(...snapshots.map(({ snapshot }) => snapshot.shippingCostCents)),
+        // What the checkout charges: every line's shipping (SPEC.md §2 Checkout, §7 pay's shipping item).
+        combinedShippingCostCents: snapshots.reduce(
+          (sum, { snapshot }) => sum + snapshot.shippingCostCents,
+          0,
+        ),
         serverPurchaseDate: now,
         localPurchaseDate: input.date ?? null,
       })
