@@ -9,13 +9,15 @@ import type {
   UserUpdate,
 } from "@voltio/domain/account";
 import { ApiError, apiFetch, SESSION_EVENT } from "./client";
+import { mergeGuestLists } from "./login-merge";
+import { SESSION_KEY } from "./session-key";
 import { tokens } from "./tokens";
 
 /**
  * The signed-in shopper (GET /user) and the calls that start and end a login. Every query about the user
  * lives under the ["user"] key, so signing in or out refreshes all of them at once.
  */
-export const SESSION_KEY = ["user"] as const;
+export { SESSION_KEY };
 const USER_KEY = [...SESSION_KEY, "me"] as const;
 
 /** While a tab is visible its login is kept alive; a login left alone ends after the server's idle time. */
@@ -103,6 +105,8 @@ const otherUserQueries = {
 async function startSession(client: QueryClient, reply: LoginReply): Promise<User | null> {
   tokens.set(reply.accessToken, reply.refreshToken);
   const user = await fetchMe();
+  // SPEC.md §4 Login: the guest's cart and wishlist become the shopper's orders (admins have no lists).
+  if (user && user.rol !== "admin") await mergeGuestLists();
   // Set in place, so every mounted reader (the header's menu) switches at once.
   client.setQueryData(USER_KEY, user);
   await client.resetQueries(otherUserQueries);

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Link } from "react-router";
 import { LayoutDashboard, Moon, Package, Sun, UserRound, Zap } from "lucide-react";
+import { useLeftoverGuestMerge } from "@/api/login-merge";
 import { useSession } from "@/api/session";
 import { setLanguage, useTranslation, type Language } from "@/i18n";
 import { CategoriesMenu } from "./header/CategoriesMenu";
@@ -17,6 +18,7 @@ export function Header() {
   const { t, language } = useTranslation();
   const { dark, toggle } = useTheme();
   const { user, isAdmin } = useSession();
+  useLeftoverGuestMerge(Boolean(user) && !isAdmin);
 
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-card shadow-sm">

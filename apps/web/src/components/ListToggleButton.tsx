@@ -1,7 +1,10 @@
+import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
 import { toggleInGuestList, useGuestList, type GuestListName } from "@/api/guest-lists";
+import { ApiError } from "@/api/client";
+import { LIST_STATUSES_KEY, lineOf, useAddOrder, useOrders, useRemoveOrder } from "@/api/orders";
 import { useSession } from "@/api/session";
 import { showToast } from "./ui/toast";
 
@@ -18,16 +21,45 @@ interface ListToggleButtonProps {
 /** The heart and cart buttons: add or remove, with the SPEC's toasts (SPEC.md §4). Admins have no lists (§1). */
 export function ListToggleButton({ list, product, variant = "icon", className = "" }: ListToggleButtonProps) {
   const { t } = useTranslation();
-  const lines = useGuestList(list);
-  const inList = lines.some((line) => line.productId === product.id);
+  const { user, isAdmin } = useSession();
+  // Signed-in shoppers' lists live on the server (issue 9); guests keep theirs in the browser.
+  const onServer = Boolean(user) && !isAdmin;
+  const guestLines = useGuestList(list);
+  const { data: ordered } = useOrders(LIST_STATUSES_KEY, { enabled: onServer });
+  const serverProduct = ordered?.find((entry) => entry.id === product.id);
+  const serverLine = serverProduct && lineOf(serverProduct, list);
+  const add = useAddOrder();
+  const remove = useRemoveOrder();
+  /** While the server works on a click the button already shows its outcome; a refusal rolls it back. */
+  const [optimistic, setOptimistic] = useState<boolean | null>(null);
+  const inList =
+    optimistic ?? (onServer ? Boolean(serverLine) : guestLines.some((line) => line.productId === product.id));
   const cart = list === "inCart";
   const Icon = cart ? ShoppingCart : Heart;
-  const { isAdmin } = useSession();
 
-  const toggle = () => {
-    const added = toggleInGuestList(list, product);
+  const toastDone = (added: boolean) => {
     if (cart) showToast(added ? t("toasts.addedToCart") : t("toasts.removedFromCart"));
     else showToast(added ? t("toasts.addedToWishlist") : t("toasts.removedFromWishlist"));
+  };
+
+  const toggleOnServer = async () => {
+    if (optimistic !== null) return;
+    const adding = !serverLine;
+    setOptimistic(adding);
+    try {
+      if (serverLine) await remove.mutateAsync(serverLine.id);
+      else await add.mutateAsync({ status: list, productId: product.id });
+      toastDone(adding);
+    } catch (error) {
+      showToast(error instanceof ApiError ? error.message : t("toasts.listFailed"), "error");
+    } finally {
+      setOptimistic(null);
+    }
+  };
+
+  const toggle = () => {
+    if (onServer) void toggleOnServer();
+    else toastDone(toggleInGuestList(list, product));
   };
 
   if (isAdmin) return null;

@@ -66,6 +66,7 @@ export const en = {
     removedFromCart: "Removed from the cart !",
     addedToWishlist: "Added to the wishlist !",
     removedFromWishlist: "Removed from wishlist !",
+    listFailed: "Your list could not be updated",
   },
   modals: {
     mustLogIn: "You must be logged in to perform this action!",

@@ -65,6 +65,7 @@ export const es: Messages = {
     removedFromCart: "¡Quitado del carrito!",
     addedToWishlist: "¡Agregado a favoritos!",
     removedFromWishlist: "¡Quitado de favoritos!",
+    listFailed: "No se pudo actualizar tu lista",
   },
   modals: {
     mustLogIn: "¡Debes iniciar sesión para realizar esta acción!",
