@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { ORDER_STATUSES } from "@voltio/domain/orders";
 import {
   boolean,
   check,
@@ -34,16 +35,7 @@ const timestamps = {
 
 export const roleEnum = pgEnum("role", ["user", "admin"]);
 export const saleDayEnum = pgEnum("sale_day", ["mon", "tue", "wed", "thu", "fri", "sat", "sun", "all"]);
-export const orderStatusEnum = pgEnum("order_status", [
-  "inWishList",
-  "inCart",
-  "pending",
-  "finished",
-  "preparing",
-  "onDelivery",
-  "delivered",
-  "cancelled",
-]);
+export const orderStatusEnum = pgEnum("order_status", ORDER_STATUSES);
 export const outboxStatusEnum = pgEnum("outbox_status", ["queued", "sent", "failed"]);
 
 export const users = pgTable(
