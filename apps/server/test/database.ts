@@ -41,8 +41,30 @@ export async function createTestDatabase(contents: "empty" | "demo" = "demo"): P
       await database.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      try {
+        await dropWhenFree(cleanup, name);
+      } finally {
+        await cleanup.end();
+      }
     },
   };
+}
+
+/**
+ * `with (force)` ends our own sessions, but an autovacuum worker that has just started on the database
+ * belongs to the superuser and can't be ended by the test role ("must be a member of the role whose process
+ * is being terminated"): it finishes within moments on a test database, so the drop waits and tries again.
+ */
+async function dropWhenFree(client: pg.Client, name: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(`drop database if exists ${name} with (force)`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      // 42501: a backend we may not end; 55006: the database is still in use.
+      if (attempt >= 50 || (code !== "42501" && code !== "55006")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
