@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { expect, expectToastLasts2Seconds, newShopper, test, type Page } from "./fixtures";
+import { expect, expectToastLasts2Seconds, logIn, newShopper, test, type Page } from "./fixtures";
 
 /**
  * Journeys of issue 4: sign-up and login, the profile and its addresses, guards and silent token refresh.
@@ -13,16 +13,6 @@ const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
   "hex",
 );
-
-async function logIn(page: Page, { email, password }: { email: string; password: string }) {
-  await page.goto("/login");
-  await page.getByRole("textbox", { name: "E-mail" }).fill(email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
-}
 
 async function logOut(page: Page) {
   await page.getByRole("button", { name: /Account menu/ }).click();

@@ -110,3 +110,14 @@ export async function signIn(page: Page, credentials: { email: string; password:
     [accessToken, refreshToken],
   );
 }
+
+/** Logs in through the login screen, as a person does (the e-mail step, then the password). */
+export async function logIn(page: Page, { email, password }: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.getByRole("textbox", { name: "E-mail" }).fill(email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
+}

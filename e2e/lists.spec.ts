@@ -1,16 +1,6 @@
-import { clickForToast, expect, newShopper, test, type Page } from "./fixtures";
+import { clickForToast, expect, logIn, newShopper, test } from "./fixtures";
 
 /** Issue 9 point 3, SPEC.md §4 Login: a guest's cart and wishlist become the shopper's orders on login. */
-
-async function logIn(page: Page, { email, password }: { email: string; password: string }) {
-  await page.goto("/login");
-  await page.getByRole("textbox", { name: "E-mail" }).fill(email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
-}
 
 test("guest cart and wishlist merge into the shopper's lists on login; the heart then writes the server", async ({
   page,

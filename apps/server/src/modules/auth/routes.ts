@@ -18,6 +18,7 @@ import { dummyPasswordHash } from "./password";
 import { AuthRateLimit, LoginGuard } from "./rate-limit";
 import { checkEmail, googleLogin, login } from "./service";
 import { endSession, refreshSession } from "./sessions";
+import { keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
 
@@ -39,10 +40,7 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
       google: new AuthRateLimit(app, config, "google-login"),
       refresh: new AuthRateLimit(app, config, "refresh"),
     };
-    // Tokens and account facts are never cached by browsers or proxies (ASVS 8.2.1).
-    app.addHook("onSend", async (_request, reply) => {
-      reply.header("cache-control", "no-store");
-    });
+    keepRepliesPrivate(app);
 
     app.get(
       "/auth/options",

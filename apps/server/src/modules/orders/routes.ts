@@ -30,6 +30,7 @@ import {
   updateOrder,
   type PricingContext,
 } from "./service";
+import { BEARER, keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = {
   400: errorSchema,
@@ -38,7 +39,6 @@ const errors = {
   404: errorSchema,
   409: errorSchema.extend({ stock: z.number().int().optional() }),
 };
-const bearer = [{ bearer: [] }];
 
 export interface OrderRoutesDeps {
   db: Db;
@@ -60,9 +60,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
   const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone) });
 
   return async (app) => {
-    app.addHook("onSend", async (_request, reply) => {
-      reply.header("cache-control", "no-store");
-    });
+    keepRepliesPrivate(app);
 
     app.post(
       "/order",
@@ -71,7 +69,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         schema: {
           tags: ["orders"],
           summary: "Add a product to the caller's cart or wishlist (prices and titles sent are ignored)",
-          security: bearer,
+          security: BEARER,
           body: orderAddSchema,
           response: { 201: orderLineSchema, ...errors },
         },
@@ -89,7 +87,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         schema: {
           tags: ["orders"],
           summary: "The caller's products with lines of these statuses, priced by the server",
-          security: bearer,
+          security: BEARER,
           querystring: orderListQuerySchema,
           response: { 200: orderedProductListSchema, ...errors },
         },
@@ -104,7 +102,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         schema: {
           tags: ["orders"],
           summary: "Change a cart line's amount by 1, or move a line: wishlist → cart, cart → pending",
-          security: bearer,
+          security: BEARER,
           params: idParamSchema,
           body: orderUpdateSchema,
           response: { 200: orderUpdateReplySchema, ...errors },
@@ -120,7 +118,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         schema: {
           tags: ["orders"],
           summary: "Remove the caller's cart, wishlist or pending line",
-          security: bearer,
+          security: BEARER,
           params: idParamSchema,
           response: { 200: messageReplySchema, ...errors },
         },
@@ -138,7 +136,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         schema: {
           tags: ["orders"],
           summary: "Buy these cart lines of the caller's as one pending purchase, priced by the server",
-          security: bearer,
+          security: BEARER,
           body: bulkOrderSchema,
           response: { 201: bulkOrderReplySchema, ...errors },
         },
@@ -156,7 +154,7 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         schema: {
           tags: ["orders"],
           summary: "The caller's bulk orders (of these statuses), with their lines",
-          security: bearer,
+          security: BEARER,
           querystring: z.object({ status: orderStatusListSchema.optional() }),
           response: { 200: bulkOrderListSchema, ...errors },
         },

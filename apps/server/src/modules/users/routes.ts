@@ -24,6 +24,7 @@ import {
   registerUser,
   updateUser,
 } from "./service";
+import { BEARER, keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = {
   400: errorSchema,
@@ -33,7 +34,6 @@ const errors = {
   409: errorSchema,
   429: errorSchema,
 };
-const bearer = [{ bearer: [] }];
 
 /** Accounts (SPEC.md §7 Users, DESIGN.md §5): register, the caller's profile and addresses, admin calls. */
 export interface UserRoutesDeps {
@@ -46,10 +46,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
   return async (app) => {
     const registerLimit = new AuthRateLimit(app, config, "register");
     const passwordLimit = new AuthRateLimit(app, config, "password-change");
-    // Personal data is never cached by browsers or proxies (ASVS 8.2.1).
-    app.addHook("onSend", async (_request, reply) => {
-      reply.header("cache-control", "no-store");
-    });
+    keepRepliesPrivate(app);
 
     app.post(
       "/user",
@@ -77,7 +74,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users"],
           summary: "The signed-in user with their addresses",
-          security: bearer,
+          security: BEARER,
           response: { 200: userSchema, ...errors },
         },
       },
@@ -93,7 +90,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
           summary:
             "Change one thing: firstName, lastName, email, profilePicture, newsletterSubscription, " +
             "prevPassword + newPassword, or a direction {id, …} of the caller's",
-          security: bearer,
+          security: BEARER,
           body: userUpdateSchema,
           response: { 200: userSchema, ...errors },
         },
@@ -112,7 +109,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users"],
           summary: "Add an address; replies the user with every address",
-          security: bearer,
+          security: BEARER,
           body: addressInputSchema,
           response: { 201: userSchema, ...errors },
         },
@@ -130,7 +127,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users"],
           summary: "Delete one of the caller's addresses; replies the user with the remaining ones",
-          security: bearer,
+          security: BEARER,
           params: idParamSchema,
           response: { 200: userSchema, ...errors },
         },
@@ -148,7 +145,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users", "admin"],
           summary: "Every account (admin)",
-          security: bearer,
+          security: BEARER,
           response: { 200: z.array(userSummarySchema), ...errors },
         },
       },
@@ -162,7 +159,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users", "admin"],
           summary: "Set a user's role, or toggle it without `rol` (admin); user 1 can't be demoted",
-          security: bearer,
+          security: BEARER,
           body: roleChangeSchema,
           response: { 200: userSummarySchema, ...errors },
         },
@@ -180,7 +177,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users", "admin"],
           summary: "Delete an account (admin); not user 1 and not oneself",
-          security: bearer,
+          security: BEARER,
           body: userDeleteSchema,
           response: { 200: messageReplySchema, ...errors },
         },
