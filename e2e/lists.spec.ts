@@ -63,3 +63,23 @@ test("guest cart and wishlist merge into the shopper's lists on login; the heart
   await overview.getByRole("tab", { name: "Cart" }).click();
   await expect(overview.getByRole("link", { name: /Logitech M510/ })).toBeVisible();
 });
+
+test("a merge whose reply was lost is sent again with its key and applied once", async ({ page }) => {
+  const shopper = await newShopper(page.request);
+  await page.goto("/product/12");
+  await clickForToast(page, page.getByRole("button", { name: "Add to cart" }), "Added to the cart !");
+
+  // The server merges the first call, but its reply never reaches the browser (a dropped connection).
+  let merges = 0;
+  await page.route("**/api/order/merge", async (route) => {
+    merges += 1;
+    if (merges > 1) return route.continue();
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  await logIn(page, shopper);
+  // The signed-in page finds the guest cart still in storage and sends the same merge again.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("inCart"))).toBeNull();
+  expect(merges).toBe(2);
+  await expect(page.getByRole("link", { name: "Shopping cart, 1 item" })).toBeVisible();
+});

@@ -24,7 +24,12 @@ import { loadShell } from "./modules/web/shell";
 
 export type App = FastifyInstance;
 
-export async function buildApp(config: Config, db: Db): Promise<App> {
+/** What tests may set beyond the configuration: the clock that decides which sales run today. */
+export interface AppOptions {
+  now?: () => Date;
+}
+
+export async function buildApp(config: Config, db: Db, { now }: AppOptions = {}): Promise<App> {
   const app = Fastify({
     logger:
       config.logLevel === "silent"
@@ -96,20 +101,20 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   await app.register(
     async (api) => {
       await api.register(
-        catalogRoutes({ db, cache: catalogCache, identify, storeTimeZone: config.storeTimeZone }),
+        catalogRoutes({ db, cache: catalogCache, identify, storeTimeZone: config.storeTimeZone, now }),
       );
       await api.register(authRoutes({ db, config }));
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ config }));
       await api.register(newsletterRoutes({ db, config }));
       await api.register(
-        orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone }),
+        orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
       );
     },
     { prefix: "/api" },
   );
   await app.register(illustrationRoutes());
   await app.register(uploadedFileRoutes({ config }));
-  await app.register(webRoutes({ db, config, catalogCache }, shell));
+  await app.register(webRoutes({ db, config, catalogCache, now }, shell));
   return app;
 }

@@ -21,7 +21,7 @@ export interface TestContext {
 
 /** The real app on a real database of its own; nothing of ours is mocked. */
 export async function createTestApp(
-  options: { contents?: "empty" | "demo"; env?: Record<string, string> } = {},
+  options: { contents?: "empty" | "demo"; env?: Record<string, string>; now?: () => Date } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(options.contents ?? "demo");
   const config = loadConfig({
@@ -34,7 +34,7 @@ export async function createTestApp(
     RATE_LIMIT_AUTH_PER_EMAIL: "100000",
     ...options.env,
   });
-  const app = await buildApp(config, database.db);
+  const app = await buildApp(config, database.db, { now: options.now });
   return {
     app,
     database,

@@ -22,6 +22,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const LIST_STATUSES = ["inCart", "inWishList"] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
 
+/** What POST /order may create: a list line, or a pending purchase of one product ('Buy now'). */
+export const ADD_STATUSES = ["inCart", "inWishList", "pending"] as const;
+
 /** The most units of one product a single add may ask for. */
 export const ORDER_AMOUNT_MAX = 1000;
 /** The most lines one bulk order may gather. */
@@ -29,14 +32,19 @@ export const BULK_ORDER_LINES_MAX = 100;
 
 const STATUS_ERROR = { error: `must be one of ${ORDER_STATUSES.join(", ")}` };
 
+/** The shopper's local date and time of a purchase, as their device shows it. */
+const localDateSchema = lineSchema(64);
+
 /**
  * POST /order. Anything else the client sends (price, title, stock, shipping…) is dropped: the server reads
- * the product from the catalogue.
+ * the product from the catalogue. `pending` buys the product at once (SPEC.md §4 Buy flow: 'a pending line
+ * is created from the detail page'): a new purchase line with today's price snapshot.
  */
 export const orderAddSchema = z.object({
-  status: z.enum(LIST_STATUSES, { error: "must be inCart or inWishList" }),
+  status: z.enum(ADD_STATUSES, { error: "must be inCart, inWishList or pending" }),
   productId: idSchema,
   amount: integerInput(1, ORDER_AMOUNT_MAX).default(1),
+  date: localDateSchema.optional(),
 });
 export type OrderAdd = z.infer<typeof orderAddSchema>;
 
@@ -57,7 +65,7 @@ export const orderAmountChangeSchema = z.strictObject({
 });
 export const orderStatusChangeSchema = z.strictObject({
   status: z.enum(ORDER_STATUSES, STATUS_ERROR),
-  date: lineSchema(64).optional(),
+  date: localDateSchema.optional(),
 });
 export const orderUpdateSchema = z.union([orderAmountChangeSchema, orderStatusChangeSchema], {
   error: "must be {amount: 1 | -1} or {status, date?}",
@@ -71,10 +79,32 @@ export const bulkOrderSchema = z.object({
     .min(1, "must list at least one order")
     .max(BULK_ORDER_LINES_MAX, `must list at most ${BULK_ORDER_LINES_MAX} orders`)
     .refine((ids) => new Set(ids).size === ids.length, "must not repeat an order"),
-  /** The shopper's local date and time of the purchase, as their device shows it. */
-  date: lineSchema(64).optional(),
+  date: localDateSchema.optional(),
 });
 export type BulkOrderInput = z.infer<typeof bulkOrderSchema>;
+
+/** The most lines of each list one merge may carry (a guest's lists in the browser's storage). */
+export const MERGE_LINES_MAX = 200;
+
+/**
+ * POST /order/merge (issue 9 point 3): a guest's lists joined to the shopper's at login, in one transaction.
+ * `key` names this merge: the browser keeps it with the lists until the server answered, so a merge sent
+ * again (its reply was lost) is recognised and changes nothing the second time.
+ */
+export const listMergeSchema = z.object({
+  key: z.uuid({ error: "must be a UUID" }),
+  inCart: z
+    .array(z.object({ productId: idSchema, amount: integerInput(1, ORDER_AMOUNT_MAX) }), {
+      error: "must be a list of {productId, amount}",
+    })
+    .max(MERGE_LINES_MAX, `must list at most ${MERGE_LINES_MAX} lines`)
+    .default([]),
+  inWishList: z
+    .array(z.object({ productId: idSchema }), { error: "must be a list of {productId}" })
+    .max(MERGE_LINES_MAX, `must list at most ${MERGE_LINES_MAX} lines`)
+    .default([]),
+});
+export type ListMerge = z.infer<typeof listMergeSchema>;
 
 /** One line as POST /order and PUT /order/:id return it. */
 export const orderLineSchema = z.object({
@@ -92,6 +122,19 @@ export const orderUpdateReplySchema = z.object({
   order: orderLineSchema.nullable(),
 });
 export type OrderUpdateReply = z.infer<typeof orderUpdateReplySchema>;
+
+/** POST /order/merge: the lines as they are after the merge, and the guest lines the store couldn't take. */
+export const listMergeReplySchema = z.object({
+  msg: z.string(),
+  /** True when this key was merged before: nothing changed this time. */
+  repeated: z.boolean(),
+  lines: z.array(orderLineSchema),
+  /** Guest lines left out: the product is gone or out of stock. Cart lines above the stock are capped. */
+  refused: z.array(
+    z.object({ status: z.enum(LIST_STATUSES), productId: z.number().int(), error: z.string() }),
+  ),
+});
+export type ListMergeReply = z.infer<typeof listMergeReplySchema>;
 
 /** A line inside a product of GET /order, with the prices the server computed (dollars). */
 export const productOrderSchema = z.object({

@@ -327,6 +327,19 @@ export const comments = pgTable(
   ],
 );
 
+/** Guest-list merges already done (POST /order/merge): the same merge sent twice is applied once. */
+export const listMerges = pgTable(
+  "list_merges",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: uuid("key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
 export const refreshTokens = pgTable(
   "refresh_tokens",
   {

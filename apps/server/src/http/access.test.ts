@@ -184,6 +184,14 @@ const MATRIX: Record<string, Row> = {
     expect: signedInOnly(201, 201, 403),
     request: () => ({ method: "POST", url: "/api/order", payload: { status: "inWishList", productId: 3 } }),
   },
+  "POST /api/order/merge": {
+    expect: signedInOnly(200, 200, 403),
+    request: () => ({
+      method: "POST",
+      url: "/api/order/merge",
+      payload: { key: crypto.randomUUID(), inWishList: [{ productId: 5 }] },
+    }),
+  },
   "GET /api/order": {
     expect: signedInOnly(200, 200, 403),
     request: () => ({ url: "/api/order?status=inCart" }),

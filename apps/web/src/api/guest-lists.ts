@@ -3,8 +3,8 @@ import type { Product } from "@voltio/domain/catalog";
 
 /**
  * A guest's cart and wishlist (SPEC.md §3, §4): lists of product snapshots kept in localStorage under
- * `inCart` and `inWishList`. On login they are re-submitted as orders and removed (issue 4); the cart
- * issue adds the server-side lists of signed-in shoppers.
+ * `inCart` and `inWishList`. On login they join the shopper's lists on the server and leave the storage
+ * (login-merge.ts); signed-in shoppers' lists live on the server only.
  */
 export type GuestListName = "inCart" | "inWishList";
 

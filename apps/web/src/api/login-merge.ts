@@ -1,41 +1,39 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { ORDER_AMOUNT_MAX, type ListStatus } from "@voltio/domain/orders";
-import { ApiError } from "./client";
+import { ORDER_AMOUNT_MAX, type ListMergeReply } from "@voltio/domain/orders";
+import { ApiError, apiFetch } from "./client";
 import { readGuestList, removeFromGuestList, useGuestList, type GuestLine } from "./guest-lists";
-import { addOrder, refreshOrders } from "./orders";
+import { refreshOrders } from "./orders";
 
 /**
- * SPEC.md §4 Login, issue 9 point 3: after a login the guest's cart lines are re-submitted as cart orders
- * with their amounts and the wishlist lines as wishlist adds. A line leaves the browser storage only once the
- * server took it or refused it for good (stock, product gone), so a merge cut short is retried later.
+ * SPEC.md §4 Login, issue 9 point 3: after a login the guest's cart (with its amounts) and wishlist join the
+ * shopper's lists in one call, POST /order/merge, which the server applies in one transaction. The lists leave
+ * the browser storage only once the server answered; a merge cut short is sent again later with the same key,
+ * so the server applies it once even when its first reply was lost on the way.
  */
-export interface MergeLine {
-  status: ListStatus;
-  productId: number;
-  amount: number;
+export interface MergeInput {
+  inCart: { productId: number; amount: number }[];
+  inWishList: { productId: number }[];
 }
 
 const clampAmount = (amount: number) =>
   Math.min(ORDER_AMOUNT_MAX, Math.max(1, Math.round(Number.isFinite(amount) ? amount : 1)));
 
-/** What to send: one add per product and list; a product listed twice sends its amounts together. */
-export function mergePlan(cart: readonly GuestLine[], wishlist: readonly GuestLine[]): MergeLine[] {
-  const plan: MergeLine[] = [];
+/** What to send: a product listed twice in the cart sends its amounts together; the wishlist is a set. */
+export function mergePlan(cart: readonly GuestLine[], wishlist: readonly GuestLine[]): MergeInput {
   const cartAmounts = new Map<number, number>();
   for (const line of cart)
     cartAmounts.set(line.productId, (cartAmounts.get(line.productId) ?? 0) + line.amount);
-  for (const [productId, amount] of cartAmounts)
-    plan.push({ status: "inCart", productId, amount: clampAmount(amount) });
-  const wished = new Set(wishlist.map((line) => line.productId));
-  for (const productId of wished) plan.push({ status: "inWishList", productId, amount: 1 });
-  return plan;
+  return {
+    inCart: [...cartAmounts].map(([productId, amount]) => ({ productId, amount: clampAmount(amount) })),
+    inWishList: [...new Set(wishlist.map((line) => line.productId))].map((productId) => ({ productId })),
+  };
 }
 
 /**
- * What to do with a line after its add: `clear` when it was sent or refused for good (the server answered
- * 400, 404 or 409), `keep` when the answer says nothing about the line (offline, the login ended, a server
- * fault, throttling), so the next merge tries it again.
+ * What to do with the guest lists after the call: `clear` when the server answered for good (merged, or
+ * refused the input as invalid), `keep` when the answer says nothing about them (offline, the login ended,
+ * a server fault, throttling), so the next merge sends them again.
  */
 export function mergeOutcome(error: unknown): "clear" | "keep" {
   if (error === undefined) return "clear";
@@ -43,9 +41,38 @@ export function mergeOutcome(error: unknown): "clear" | "keep" {
   return "keep";
 }
 
+/** The key of the merge waiting to be sent, stored with what it sends. */
+const PENDING_MERGE = "listMerge";
+
+function randomUuid() {
+  // crypto.randomUUID needs a secure context; a store served over plain http on a LAN still merges.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The same lists sent again keep their key; lists that changed since are a new merge. */
+function mergeKeyFor(plan: MergeInput): string {
+  const sends = JSON.stringify(plan);
+  try {
+    const stored = JSON.parse(localStorage.getItem(PENDING_MERGE) ?? "null") as {
+      key?: unknown;
+      sends?: unknown;
+    } | null;
+    if (stored && typeof stored.key === "string" && stored.sends === sends) return stored.key;
+  } catch {
+    // A damaged value: start a new merge.
+  }
+  const key = randomUuid();
+  localStorage.setItem(PENDING_MERGE, JSON.stringify({ key, sends }));
+  return key;
+}
+
 let running: Promise<void> | null = null;
 
-/** Sends the guest lines still in storage, one at a time; never throws (a refusal is no error screen). */
+/** Sends the guest lines still in storage; never throws (a refusal is no error screen). */
 export function mergeGuestLists(): Promise<void> {
   running ??= mergeOnce().finally(() => {
     running = null;
@@ -54,16 +81,23 @@ export function mergeGuestLists(): Promise<void> {
 }
 
 async function mergeOnce() {
-  const plan = mergePlan(readGuestList("inCart"), readGuestList("inWishList"));
-  for (const line of plan) {
-    let failure: unknown;
-    try {
-      await addOrder(line);
-    } catch (error) {
-      failure = error ?? new Error("failed");
-    }
-    if (mergeOutcome(failure) === "clear") removeFromGuestList(line.status, line.productId);
+  const cart = readGuestList("inCart");
+  const wishlist = readGuestList("inWishList");
+  if (cart.length === 0 && wishlist.length === 0) return;
+  const plan = mergePlan(cart, wishlist);
+  let failure: unknown;
+  try {
+    await apiFetch<ListMergeReply>("/order/merge", {
+      method: "POST",
+      body: JSON.stringify({ key: mergeKeyFor(plan), ...plan }),
+    });
+  } catch (error) {
+    failure = error ?? new Error("failed");
   }
+  if (mergeOutcome(failure) === "keep") return;
+  for (const line of cart) removeFromGuestList("inCart", line.productId);
+  for (const line of wishlist) removeFromGuestList("inWishList", line.productId);
+  localStorage.removeItem(PENDING_MERGE);
 }
 
 /**

@@ -26,6 +26,8 @@ export interface CatalogRoutesDeps {
   /** Only the admin's listing with out-of-stock products looks at who is asking. */
   identify: Identify;
   storeTimeZone: string;
+  /** The clock the store's weekday is read by; tests set the day. */
+  now?: () => Date;
 }
 
 /** The read side of the catalogue (DESIGN.md §5). Replies are cached until the catalogue changes. */
@@ -34,6 +36,7 @@ export function catalogRoutes({
   cache,
   identify,
   storeTimeZone,
+  now = () => new Date(),
 }: CatalogRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     /**
@@ -138,7 +141,7 @@ export function catalogRoutes({
         name: "Voltio",
         currency: "USD" as const,
         timeZone: storeTimeZone,
-        today: weekdayIn(storeTimeZone),
+        today: weekdayIn(storeTimeZone, now()),
       }),
     );
 

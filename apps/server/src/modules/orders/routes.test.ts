@@ -100,7 +100,39 @@ describe("POST /order", () => {
     await t.database.db.update(products).set({ deletedAt: new Date() }).where(eq(products.id, retired));
     expect((await add(me, { status: "inCart", productId: retired })).statusCode).toBe(404);
     expect((await add(me, { status: "inCart", productId: 2_000_000_000 })).statusCode).toBe(404);
-    expect((await add(me, { status: "pending", productId: empty })).statusCode).toBe(400);
+    expect((await add(me, { status: "pending", productId: empty })).statusCode).toBe(409);
+    expect((await add(me, { status: "finished", productId: retired })).statusCode).toBe(400);
+  });
+
+  it("buys now: a pending line of its own, priced and snapshotted by the server, within the stock", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ priceCents: 1250, shippingCostCents: 300, stock: 3 });
+    await add(me, { status: "inCart", productId, amount: 3 });
+    const bought = await add(me, {
+      status: "pending",
+      productId,
+      amount: 2,
+      date: "Mon Nov 23 2026",
+      price: 1,
+    });
+    expect(bought.statusCode, bought.body).toBe(201);
+    expect(bought.json()).toMatchObject({ status: "pending", amount: 2, productId });
+    const again = await add(me, { status: "pending", productId, amount: 1 });
+    expect(again.statusCode).toBe(201);
+    expect((await add(me, { status: "pending", productId, amount: 4 })).json()).toMatchObject({ stock: 3 });
+    const [product] = await list(me, "pending");
+    expect(product!.orders).toEqual([
+      expect.objectContaining({
+        amount: 2,
+        unitPrice: 12.5,
+        lineTotal: 25,
+        shipping: 3,
+        localPurchaseDate: "Mon Nov 23 2026",
+      }),
+      expect.objectContaining({ amount: 1, lineTotal: 12.5 }),
+    ]);
+    // The cart line is untouched: buying now is not buying the cart.
+    expect((await list(me, "inCart"))[0]!.orders).toEqual([expect.objectContaining({ amount: 3 })]);
   });
 
   it("keeps one line of 20 when one shopper adds 20 times at once", async () => {
@@ -192,13 +224,123 @@ describe("PUT /order/:id", () => {
     const productId = await newProduct();
     const wish = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
     expect((await put(me, wish.id, { amount: 1 })).statusCode).toBe(400);
-    expect((await put(me, wish.id, { status: "pending" })).statusCode).toBe(400);
     expect((await put(me, wish.id, { status: "delivered" })).statusCode).toBe(403);
+    const bought = (await add(me, { status: "pending", productId })).json<{ id: number }>();
+    expect((await put(me, bought.id, { status: "inCart" })).statusCode).toBe(400);
+    expect((await put(me, bought.id, { status: "pending" })).statusCode).toBe(400);
+    expect((await put(me, bought.id, { amount: -1 })).statusCode).toBe(400);
     expect((await put(me, wish.id, { amount: 2 })).statusCode).toBe(400);
     expect((await put(someoneElse, wish.id, { status: "inCart" })).statusCode).toBe(404);
     expect((await put(me, 2_000_000_000, { amount: 1 })).statusCode).toBe(404);
     expect(await list(someoneElse, "inWishList,inCart")).toEqual([]);
     expect((await put(await t.bearer(1), wish.id, { status: "inCart" })).statusCode).toBe(403);
+  });
+
+  it("buys one unit of a wishlist line ('Buy' on its card)", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ priceCents: 800, stock: 1 });
+    const wish = (await add(me, { status: "inWishList", productId })).json<{ id: number }>();
+    const bought = await put(me, wish.id, { status: "pending", date: "today" });
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(bought.json()).toMatchObject({ order: { id: wish.id, status: "pending", amount: 1 } });
+    expect(await list(me, "inWishList")).toEqual([]);
+    expect((await list(me, "pending"))[0]!.orders).toEqual([
+      expect.objectContaining({ lineTotal: 8, localPurchaseDate: "today" }),
+    ]);
+  });
+});
+
+describe("POST /order/merge", () => {
+  const merge = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+    t.app.inject({ method: "POST", url: "/api/order/merge", headers, payload });
+  const key = () => crypto.randomUUID();
+
+  it("adds the guest's cart amounts capped at the stock and joins the wishlist without repeats", async () => {
+    const me = await newShopper();
+    const few = await newProduct({ stock: 4 });
+    const plenty = await newProduct({ stock: 50 });
+    const wished = await newProduct();
+    const gone = await newProduct();
+    const empty = await newProduct({ stock: 0 });
+    await t.database.db.update(products).set({ deletedAt: new Date() }).where(eq(products.id, gone));
+    await add(me, { status: "inCart", productId: few, amount: 3 });
+    await add(me, { status: "inWishList", productId: wished });
+
+    const reply = await merge(me, {
+      key: key(),
+      inCart: [
+        { productId: few, amount: 2 },
+        { productId: plenty, amount: 2 },
+        { productId: plenty, amount: "1", price: 0 },
+        { productId: gone, amount: 1 },
+      ],
+      inWishList: [{ productId: wished }, { productId: plenty }, { productId: empty }],
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json()).toMatchObject({
+      repeated: false,
+      refused: [
+        { status: "inCart", productId: gone, error: "Product Not Found" },
+        { status: "inWishList", productId: empty, error: "Out of stock" },
+      ],
+    });
+    const lists = await list(me, "inCart,inWishList");
+    const amounts = Object.fromEntries(
+      lists.flatMap((product) => product.orders.map((line) => [`${line.status}:${product.id}`, line.amount])),
+    );
+    expect(amounts).toEqual({
+      [`inCart:${few}`]: 4,
+      [`inCart:${plenty}`]: 3,
+      [`inWishList:${wished}`]: 1,
+      [`inWishList:${plenty}`]: 1,
+    });
+  });
+
+  it("applies a merge sent twice once (its reply was lost), and a new merge again", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ stock: 10 });
+    const same = { key: key(), inCart: [{ productId, amount: 2 }] };
+    expect((await merge(me, same)).json()).toMatchObject({ repeated: false });
+    expect((await merge(me, same)).json()).toMatchObject({ repeated: true, lines: [] });
+    expect((await list(me, "inCart"))[0]!.orders[0]!.amount).toBe(2);
+    // Another shopper's merge with the same key is theirs: keys are per shopper.
+    const someoneElse = await newShopper();
+    expect((await merge(someoneElse, same)).json()).toMatchObject({ repeated: false });
+    expect((await merge(me, { ...same, key: key() })).json()).toMatchObject({ repeated: false });
+    expect((await list(me, "inCart"))[0]!.orders[0]!.amount).toBe(4);
+  });
+
+  it("changes nothing when any line is invalid, and refuses guests and admins", async () => {
+    const me = await newShopper();
+    const productId = await newProduct();
+    const bad = await merge(me, {
+      key: key(),
+      inCart: [
+        { productId, amount: 1 },
+        { productId, amount: 0 },
+      ],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ details: [{ field: "inCart.1.amount" }] });
+    expect((await merge(me, { key: "not-a-uuid" })).json()).toMatchObject({ details: [{ field: "key" }] });
+    expect(await list(me, "inCart")).toEqual([]);
+    expect((await merge({}, { key: key() })).statusCode).toBe(401);
+    expect((await merge(await t.bearer(1), { key: key() })).statusCode).toBe(403);
+  });
+
+  it("keeps each product's cart line whole when the same merge races itself and an add", async () => {
+    const me = await newShopper();
+    const productId = await newProduct({ stock: 100 });
+    const same = { key: key(), inCart: [{ productId, amount: 5 }] };
+    const replies = await Promise.all([
+      merge(me, same),
+      merge(me, same),
+      add(me, { status: "inCart", productId, amount: 1 }),
+      merge(me, { key: key(), inCart: [{ productId, amount: 7 }] }),
+    ]);
+    expect(replies.map((reply) => reply.statusCode)).toEqual([200, 200, 201, 200]);
+    expect(replies.filter((reply) => reply.json().repeated === true)).toHaveLength(1);
+    expect((await list(me, "inCart"))[0]!.orders.map((line) => line.amount)).toEqual([13]);
   });
 });
 
@@ -266,5 +408,18 @@ describe("POST /order/bulk", () => {
     const [product] = await list(me, "inCart");
     expect(product!.orders.map((line) => line.id)).toEqual([mine.id]);
     expect((await t.app.inject({ url: "/api/order/bulk", headers: me })).json()).toEqual([]);
+  });
+
+  it("makes one purchase of the cart when 'Buy All' is sent twice at once", async () => {
+    const me = await newShopper();
+    const a = await newProduct();
+    const b = await newProduct();
+    const ids = [
+      (await add(me, { status: "inCart", productId: a })).json<{ id: number }>().id,
+      (await add(me, { status: "inCart", productId: b })).json<{ id: number }>().id,
+    ];
+    const replies = await Promise.all([bulk(me, { orderIds: ids }), bulk(me, { orderIds: ids })]);
+    expect(replies.map((reply) => reply.statusCode).sort()).toEqual([201, 400]);
+    expect((await t.app.inject({ url: "/api/order/bulk", headers: me })).json()).toHaveLength(1);
   });
 });

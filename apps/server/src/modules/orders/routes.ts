@@ -13,6 +13,8 @@ import {
   orderUpdateSchema,
   orderedProductListSchema,
   orderStatusListSchema,
+  listMergeReplySchema,
+  listMergeSchema,
 } from "@voltio/domain/orders";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
@@ -31,6 +33,7 @@ import {
   type PricingContext,
 } from "./service";
 import { BEARER, keepRepliesPrivate } from "../../http/private-replies";
+import { mergeGuestLists } from "./merge";
 
 const errors = {
   400: errorSchema,
@@ -45,19 +48,26 @@ export interface OrderRoutesDeps {
   /** The catalogue's categories-and-sales snapshot, which prices depend on. */
   reference?: TtlCache<CatalogReference>;
   storeTimeZone: string;
+  /** The clock sales are read by (a sale runs on a store weekday); tests set the day. */
+  now?: () => Date;
 }
 
 /**
  * The shopper's cart, wishlist and pending lines (SPEC.md §4, §7 Orders; DESIGN.md §5). Admins can't buy
  * (SPEC.md §6): they are refused on every one of these routes.
  */
-export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): FastifyPluginAsyncZod {
+export function orderRoutes({
+  db,
+  reference,
+  storeTimeZone,
+  now = () => new Date(),
+}: OrderRoutesDeps): FastifyPluginAsyncZod {
   const shopper = (request: FastifyRequest): Caller => {
     const caller = signedIn(request);
     if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");
     return caller;
   };
-  const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone) });
+  const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone, now()) });
 
   return async (app) => {
     keepRepliesPrivate(app);
@@ -68,7 +78,8 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         config: { access: "user" },
         schema: {
           tags: ["orders"],
-          summary: "Add a product to the caller's cart or wishlist (prices and titles sent are ignored)",
+          summary:
+            "Add a product to the caller's cart or wishlist, or buy it now as a pending line (prices and titles sent are ignored)",
           security: BEARER,
           body: orderAddSchema,
           response: { 201: orderLineSchema, ...errors },
@@ -76,8 +87,24 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
       },
       async (request, reply) => {
         const caller = shopper(request);
-        return reply.code(201).send(await addToList(db, caller.id, request.body));
+        return reply.code(201).send(await addToList(db, caller.id, request.body, pricing()));
       },
+    );
+
+    app.post(
+      "/order/merge",
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["orders"],
+          summary:
+            "Join a guest's cart and wishlist to the caller's at login: amounts added and capped at the stock, once per key",
+          security: BEARER,
+          body: listMergeSchema,
+          response: { 200: listMergeReplySchema, ...errors },
+        },
+      },
+      async (request) => mergeGuestLists(db, shopper(request).id, request.body),
     );
 
     app.get(
@@ -101,7 +128,8 @@ export function orderRoutes({ db, reference, storeTimeZone }: OrderRoutesDeps): 
         config: { access: "user" },
         schema: {
           tags: ["orders"],
-          summary: "Change a cart line's amount by 1, or move a line: wishlist → cart, cart → pending",
+          summary:
+            "Change a cart line's amount by 1, or move a line: wishlist → cart, cart or wishlist → pending",
           security: BEARER,
           params: idParamSchema,
           body: orderUpdateSchema,

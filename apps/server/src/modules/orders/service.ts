@@ -30,7 +30,8 @@ export interface PricingContext {
   weekday: Weekday;
 }
 
-const lineColumns = {
+/** The columns of a line as the order routes answer it. */
+export const lineColumns = {
   id: orders.id,
   status: orders.status,
   amount: orders.amount,
@@ -52,12 +53,33 @@ async function lockProduct(tx: Db, productId: number) {
 const tooMany = (stock: number) =>
   stock > 0 ? new Conflict(`Only ${stock} left`, { stock }) : new Conflict("Out of stock", { stock: 0 });
 
-/** POST /order: adds to the caller's line of that product and status. */
-export async function addToList(db: Db, userId: number, input: OrderAdd): Promise<OrderLine> {
+/**
+ * POST /order: adds to the caller's line of that product and status; `pending` is a purchase of its own, a new
+ * line priced as of today.
+ */
+export async function addToList(
+  db: Db,
+  userId: number,
+  input: OrderAdd,
+  pricing: PricingContext,
+): Promise<OrderLine> {
   return db.transaction(async (tx) => {
     const product = await lockProduct(tx, input.productId);
     if (!product || product.retired) throw new NotFound("Product Not Found");
     if (product.stock <= 0) throw tooMany(0);
+    if (input.status === "pending") {
+      if (input.amount > product.stock) throw tooMany(product.stock);
+      const [created] = await tx
+        .insert(orders)
+        .values({
+          userId,
+          productId: input.productId,
+          amount: input.amount,
+          ...(await pendingValues(tx, input.productId, input.amount, input.date, pricing)),
+        })
+        .returning(lineColumns);
+      return created!;
+    }
     const [line] = await tx
       .select(lineColumns)
       .from(orders)
@@ -85,6 +107,24 @@ export async function addToList(db: Db, userId: number, input: OrderAdd): Promis
       .returning(lineColumns);
     return created!;
   });
+}
+
+/** A line becoming a purchase: pending, with its price snapshot and the purchase dates. */
+async function pendingValues(
+  tx: Db,
+  productId: number,
+  amount: number,
+  localDate: string | undefined,
+  pricing: PricingContext,
+) {
+  const now = new Date();
+  return {
+    ...(await priceSnapshot(tx, productId, amount, pricing)),
+    status: "pending" as const,
+    localPurchaseDate: localDate ?? null,
+    serverPurchaseDate: now,
+    updatedAt: now,
+  };
 }
 
 /** The caller's line, or NotFound: another user's line answers as a missing one. */
@@ -160,19 +200,14 @@ export async function updateOrder(
       return { msg: "Order moved to the cart", removed: false, order: created! };
     }
 
-    if (line.status !== "inCart")
+    // 'Buy' on a wishlist card buys one unit; 'Buy All' buys the cart line as it is.
+    if (line.status !== "inCart" && line.status !== "inWishList")
       throw new InvalidInput("status", `can't move a ${line.status} line to pending`);
-    if (line.amount > stock) throw tooMany(stock);
-    const snapshot = await priceSnapshot(tx, productId, line.amount, pricing);
+    const amount = line.status === "inWishList" ? 1 : line.amount;
+    if (amount > stock) throw tooMany(stock);
     const [pending] = await tx
       .update(orders)
-      .set({
-        ...snapshot,
-        status: "pending",
-        localPurchaseDate: change.date ?? null,
-        serverPurchaseDate: new Date(),
-        updatedAt: new Date(),
-      })
+      .set({ amount, ...(await pendingValues(tx, productId, amount, change.date, pricing)) })
       .where(eq(orders.id, line.id))
       .returning(lineColumns);
     return { msg: "Order pending", removed: false, order: pending! };

@@ -52,9 +52,14 @@ export interface WebRoutesDeps {
   config: Pick<Config, "webDist" | "publicUrl" | "storeTimeZone">;
   /** Page views read categories and sales from the catalogue's snapshot. */
   catalogCache: CatalogCache;
+  /** The clock the store's weekday is read by (the JSON-LD price); tests set the day. */
+  now?: () => Date;
 }
 
-export function webRoutes({ config, db, catalogCache }: WebRoutesDeps, shell: Shell): FastifyPluginAsync {
+export function webRoutes(
+  { config, db, catalogCache, now = () => new Date() }: WebRoutesDeps,
+  shell: Shell,
+): FastifyPluginAsync {
   return async (app) => {
     if (shell.built) {
       await app.register(fastifyStatic, {
@@ -170,7 +175,7 @@ export function webRoutes({ config, db, catalogCache }: WebRoutesDeps, shell: Sh
       }
       // The structured price is the one the page shows: today's sale on every unit included.
       const { globalSales } = await catalogReference(db, catalogCache.reference);
-      const { unitCents } = priceToday(product, globalSales, weekdayIn(config.storeTimeZone));
+      const { unitCents } = priceToday(product, globalSales, weekdayIn(config.storeTimeZone, now()));
       return sendPage(request, reply, {
         head: productHead(product, config.publicUrl, unitCents),
         page: "product",

@@ -1,0 +1,97 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { ListMerge, ListMergeReply, ListStatus, OrderLine } from "@voltio/domain/orders";
+import type { Db } from "../../db/client";
+import { listMerges, orders, products } from "../../db/schema";
+import { lineColumns } from "./service";
+
+/**
+ * POST /order/merge (SPEC.md §4 Login, issue 9 point 3): a guest's cart and wishlist joined to the shopper's
+ * in one transaction, so a merge cut short changes nothing and the browser sends it again. Cart amounts are
+ * added and capped at the stock; wishlist lines are a set. The merge's key is stored with it: the same merge
+ * sent twice (its reply was lost on the way) is answered without adding the amounts a second time.
+ */
+export async function mergeGuestLists(db: Db, userId: number, input: ListMerge): Promise<ListMergeReply> {
+  return db.transaction(async (tx) => {
+    const [first] = await tx
+      .insert(listMerges)
+      .values({ userId, key: input.key })
+      .onConflictDoNothing()
+      .returning({ key: listMerges.key });
+    if (!first) return { msg: "Already merged", repeated: true, lines: [], refused: [] };
+
+    const wanted = new Map<string, { status: ListStatus; productId: number; amount: number }>();
+    for (const { productId, amount } of input.inCart) {
+      const entry = wanted.get(`inCart:${productId}`);
+      wanted.set(`inCart:${productId}`, {
+        status: "inCart",
+        productId,
+        amount: (entry?.amount ?? 0) + amount,
+      });
+    }
+    for (const { productId } of input.inWishList)
+      wanted.set(`inWishList:${productId}`, { status: "inWishList", productId, amount: 1 });
+    if (wanted.size === 0) return { msg: "Nothing to merge", repeated: false, lines: [], refused: [] };
+
+    // Products locked in id order, as every other stock check does: adds of the same product take turns.
+    const productIds = [...new Set([...wanted.values()].map((line) => line.productId))].sort((a, b) => a - b);
+    const rows = await tx
+      .select({ id: products.id, stock: products.stock, deletedAt: products.deletedAt })
+      .from(products)
+      .where(inArray(products.id, productIds))
+      .orderBy(asc(products.id))
+      .for("update");
+    const stockOf = new Map(rows.filter((row) => !row.deletedAt).map((row) => [row.id, row.stock]));
+    const existing = await tx
+      .select({ id: orders.id, status: orders.status, amount: orders.amount, productId: orders.productId })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, userId),
+          inArray(orders.productId, productIds),
+          inArray(orders.status, ["inCart", "inWishList"]),
+        ),
+      )
+      .for("update");
+    const lineOf = new Map(existing.map((line) => [`${line.status}:${line.productId}`, line]));
+
+    const lines: OrderLine[] = [];
+    const refused: ListMergeReply["refused"] = [];
+    for (const [key, guest] of wanted) {
+      const stock = stockOf.get(guest.productId);
+      if (stock === undefined) {
+        refused.push({ status: guest.status, productId: guest.productId, error: "Product Not Found" });
+        continue;
+      }
+      if (stock <= 0) {
+        refused.push({ status: guest.status, productId: guest.productId, error: "Out of stock" });
+        continue;
+      }
+      const line = lineOf.get(key);
+      if (guest.status === "inWishList") {
+        lines.push(
+          line ??
+            (
+              await tx
+                .insert(orders)
+                .values({ userId, productId: guest.productId, status: "inWishList", amount: 1 })
+                .returning(lineColumns)
+            )[0]!,
+        );
+        continue;
+      }
+      const amount = Math.min((line?.amount ?? 0) + guest.amount, stock);
+      const [merged] = line
+        ? await tx
+            .update(orders)
+            .set({ amount: Math.max(amount, line.amount), updatedAt: new Date() })
+            .where(eq(orders.id, line.id))
+            .returning(lineColumns)
+        : await tx
+            .insert(orders)
+            .values({ userId, productId: guest.productId, status: "inCart", amount })
+            .returning(lineColumns);
+      lines.push(merged!);
+    }
+    return { msg: "Lists merged", repeated: false, lines, refused };
+  });
+}
