@@ -19,7 +19,7 @@ const mouse: GuestLine = {
   shippingCost: 12.99,
   stock: 100,
   description: "A mouse.",
-  images: [{ id: 1, url: "/m510.png" }] as GuestLine["images"],
+  images: [{ url: "/m510.png", altText: "" }],
   sales: { productSales: [], categorySales: [thirdFree] },
 };
 
@@ -48,7 +48,7 @@ describe("a signed-in shopper's line, priced by the server", () => {
     description: "A mouse.",
     price: 29.99,
     stock: 100,
-    images: [{ id: 1, url: "/m510.png" }],
+    images: [{ url: "/m510.png", altText: "" }],
     sales: { productSales: [], categorySales: [thirdFree] },
   } as unknown as OrderedProduct;
   const order = {
