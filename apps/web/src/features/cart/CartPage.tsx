@@ -27,6 +27,8 @@ export function CartPage() {
   usePageTitle(t("titles.page", { page: t("overview.cart") }));
   const { isAdmin } = useSession();
   const { lines, isPending, isError, refetch } = useListLines("inCart");
+  // Here, not in the summary: the summary goes with the emptied cart, and the redirect must outlive it.
+  const buyFlow = useBuyFlow();
   const changeAmount = useChangeCartAmount();
   const remove = useRemoveListLine();
   const refused = (error: unknown) =>
@@ -98,18 +100,24 @@ export function CartPage() {
               ))}
             </ul>
           </Card>
-          <CartSummaryPanel lines={lines} />
+          <CartSummaryPanel lines={lines} buyFlow={buyFlow} />
         </div>
       )}
+      {buyFlow.dialogs}
     </div>
   );
 }
 
 /** The summary (highest shipping, total), the shipment section and Buy All. */
-function CartSummaryPanel({ lines }: { lines: ListLine[] }) {
+function CartSummaryPanel({
+  lines,
+  buyFlow: { buy, busy, blocked },
+}: {
+  lines: ListLine[];
+  buyFlow: ReturnType<typeof useBuyFlow>;
+}) {
   const { t } = useTranslation();
   const headingId = useId();
-  const { buy, busy, blocked, dialogs } = useBuyFlow();
   const { shippingCents, totalCents } = cartSummary(lines);
   const orderIds = lines.flatMap((line) => (line.orderId === null ? [] : [line.orderId]));
   return (
@@ -137,7 +145,6 @@ function CartSummaryPanel({ lines }: { lines: ListLine[] }) {
         <ShoppingBag size={18} aria-hidden />
         {t("cart.buyAll")}
       </Button>
-      {dialogs}
     </Card>
   );
 }
