@@ -1,4 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
+import { AxeBuilder } from "@axe-core/playwright";
 import { clickForToast, expect, logIn, newShopper, signIn, test, type Page } from "./fixtures";
 
 /**
@@ -227,4 +228,39 @@ test("admins have no cart, wishlist or checkout, and can't buy", async ({ page }
   }
   await page.goto("/product/12");
   await expect(page.getByRole("button", { name: "Buy now" })).toBeDisabled();
+});
+
+test("a filled cart and wishlist pass axe in both themes, at phone width too", async ({ page }) => {
+  for (const id of [12, 17]) {
+    await page.goto(`/product/${id}`);
+    await clickForToast(page, page.getByRole("button", { name: "Add to cart" }), "Added to the cart !");
+    await clickForToast(
+      page,
+      page.getByRole("button", { name: "Add to wishlist" }),
+      "Added to the wishlist !",
+    );
+  }
+  for (const [theme, width] of [
+    ["light", 1280],
+    ["dark", 390],
+  ] as const) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
+    for (const [path, ready] of [
+      ["/cart", page.getByText(/^Total \$/)],
+      ["/wishlist", page.getByRole("article").nth(1)],
+    ] as const) {
+      await page.goto(path);
+      await expect(ready).toBeVisible();
+      const { violations } = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+        .analyze();
+      const serious = violations.filter(({ impact }) => impact === "serious" || impact === "critical");
+      expect(
+        serious.map(
+          ({ id, nodes }) => `${path} ${theme}: ${id} ${nodes.map((node) => node.target).join(", ")}`,
+        ),
+      ).toEqual([]);
+    }
+  }
 });
