@@ -27,6 +27,16 @@ const PAGES = [
     ready: (page: Page) => page.getByRole("button", { name: "No Stock" }),
   },
   {
+    name: "empty cart",
+    path: "/cart",
+    ready: (page: Page) => page.getByRole("main").getByText("This cart is empty"),
+  },
+  {
+    name: "empty wishlist",
+    path: "/wishlist",
+    ready: (page: Page) => page.getByRole("main").getByText("This Wishlist is empty"),
+  },
+  {
     name: "about us",
     path: "/profiles",
     ready: (page: Page) => page.getByRole("heading", { name: "About us" }),

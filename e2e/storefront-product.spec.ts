@@ -110,11 +110,14 @@ test("a signed-in shopper without an address gets the address dialog on Buy", as
   await expect(dialog.getByRole("link", { name: "Register address" })).toHaveAttribute("href", "/user");
 });
 
-test("a signed-in shopper with an address goes on to checkout", async ({ page }) => {
+test("a signed-in shopper with an address buys one unit now and goes on to checkout", async ({ page }) => {
   await signIn(page, await newShopper(page.request, { address: true }));
   await page.goto("/product/11");
   await page.getByRole("button", { name: "Buy now" }).click();
   await expect(page).toHaveURL(/\/purchase$/);
+  const pending = page.getByRole("region", { name: "Waiting for payment" });
+  await expect(pending.getByRole("link", { name: /^Logitech M510/ })).toBeVisible();
+  await expect(pending.getByText("1 unit")).toBeVisible();
 });
 
 for (const [width, pageSize] of [

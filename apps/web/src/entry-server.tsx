@@ -9,6 +9,9 @@ import NotFoundPage from "./app/NotFoundPage";
 import AboutPage from "./features/about/AboutPage";
 import ProfilePage from "./features/account/ProfilePage";
 import PurchasesPage from "./features/account/PurchasesPage";
+import CartPage from "./features/cart/CartPage";
+import WishlistPage from "./features/cart/WishlistPage";
+import CheckoutPage from "./features/checkout/CheckoutPage";
 import LoginPage from "./features/auth/LoginPage";
 import HomePage from "./features/catalog/HomePage";
 import ProductListPage from "./features/catalog/ProductListPage";
@@ -31,6 +34,9 @@ const pages: Pages = {
   LoginPage,
   ProfilePage,
   PurchasesPage,
+  CartPage,
+  WishlistPage,
+  CheckoutPage,
   AdminPlaceholder,
   NotFoundPage,
 };

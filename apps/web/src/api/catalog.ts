@@ -78,10 +78,16 @@ export function useNetworks() {
 export function usePricingContext(options: { enabled?: boolean } = {}): {
   today: Weekday | undefined;
   globalSales: SaleTerms[];
+  /** Both are known: a price computed now is the one the server computes, not the undiscounted guess. */
+  ready: boolean;
 } {
   const { data: store } = useStoreInfo();
   const { data: sales } = useSales(options);
-  return { today: store?.today, globalSales: sales ? globalSalesOf(sales) : [] };
+  return {
+    today: store?.today,
+    globalSales: sales ? globalSalesOf(sales) : [],
+    ready: Boolean(store && sales),
+  };
 }
 
 /** Merges the category lists without duplicates. Stable, so TanStack Query can keep its result. */

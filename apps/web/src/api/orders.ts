@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type {
+  BulkOrderReply,
   ListStatus,
   OrderLine,
   OrderStatus,
   OrderUpdateReply,
   OrderedProduct,
+  ProductOrder,
 } from "@voltio/domain/orders";
 import { ApiError, apiFetch } from "./client";
 import { SESSION_KEY } from "./session-key";
@@ -53,6 +55,42 @@ export const moveOrder = (id: number, status: "inCart" | "pending", date?: strin
 
 export const removeOrder = (id: number) => apiFetch<{ msg: string }>(`/order/${id}`, { method: "DELETE" });
 
+/**
+ * Buy now (product page, wishlist card): a pending line of one unit straight away. The server reads the
+ * price from the catalogue and snapshots it.
+ */
+export const addPendingOrder = (productId: number, date: string) =>
+  apiFetch<OrderLine>("/order", {
+    method: "POST",
+    body: JSON.stringify({ status: "pending", productId, amount: 1, date }),
+  });
+
+/** Buy All: one cart line becomes pending; several become one bulk order (SPEC.md §4 Buy flow). */
+export async function buyCartLines(orderIds: readonly number[], date: string): Promise<void> {
+  if (orderIds.length === 1) await moveOrder(orderIds[0]!, "pending", date);
+  else
+    await apiFetch<BulkOrderReply>("/order/bulk", {
+      method: "POST",
+      body: JSON.stringify({ orderIds, date }),
+    });
+}
+
+export const bulkOrdersKey = (statuses: readonly OrderStatus[]) =>
+  [...ORDERS_KEY, "bulk", statuses.join(",")] as const;
+
+/** GET /order/bulk?status=…: the shopper's bulk orders, each with its lines and combined prices. */
+export function useBulkOrders(statuses: readonly OrderStatus[], { enabled = true } = {}) {
+  return useQuery({
+    queryKey: bulkOrdersKey(statuses),
+    queryFn: async ({ signal }) => {
+      const reply = await apiFetch<BulkOrderReply[]>(`/order/bulk?status=${statuses.join(",")}`, { signal });
+      return Array.isArray(reply) ? reply : [];
+    },
+    staleTime: 30_000,
+    enabled,
+  });
+}
+
 /** The shopper's products with lines of these statuses. */
 export function useOrders(statuses: readonly OrderStatus[], { enabled = true } = {}) {
   return useQuery({
@@ -78,6 +116,82 @@ export const useChangeOrderAmount = () =>
 export const useMoveOrder = () =>
   useOrderMutation(({ id, status, date }: { id: number; status: "inCart" | "pending"; date?: string }) =>
     moveOrder(id, status, date),
+  );
+
+type ListPatch = (products: OrderedProduct[]) => OrderedProduct[];
+
+/**
+ * A change to a cart or wishlist line that the screens show at once (the cached lists are patched before the
+ * server answers) and undo if the server refuses; then every order query reads again. The caller toasts the
+ * refusal, whose message the server words (a 409 says how many units are left).
+ */
+function useOptimisticListChange<V>(
+  call: (variables: V) => Promise<unknown>,
+  patch: (variables: V) => ListPatch,
+) {
+  const client = useQueryClient();
+  const key = ordersKey(LIST_STATUSES_KEY);
+  return useMutation({
+    mutationFn: call,
+    onMutate: async (variables: V) => {
+      // A read already on its way would overwrite the patch with the old lines.
+      await client.cancelQueries({ queryKey: key });
+      const previous = client.getQueryData<OrderedProduct[]>(key);
+      if (previous) client.setQueryData(key, patch(variables)(previous));
+      return { previous };
+    },
+    onError: (_error, _variables, context) => {
+      if (context?.previous) client.setQueryData(key, context.previous);
+    },
+    onSettled: () => refreshOrders(client),
+  });
+}
+
+/** The products with one line changed (or dropped when `change` returns null); a product left without lines goes. */
+function patchLine(id: number, change: (line: ProductOrder) => ProductOrder | null): ListPatch {
+  return (products) =>
+    products.flatMap((product) => {
+      if (!product.orders.some((order) => order.id === id)) return [product];
+      const orders = product.orders.flatMap((order) => {
+        if (order.id !== id) return [order];
+        const changed = change(order);
+        return changed ? [changed] : [];
+      });
+      return orders.length ? [{ ...product, orders }] : [];
+    });
+}
+
+/**
+ * Plus and minus on a signed-in shopper's cart line. `lineTotal` is the line's total at the new amount as the
+ * browser prices it, shown until the server's own arrives; below 1 the line goes, as on the server.
+ */
+export const useChangeCartAmount = () =>
+  useOptimisticListChange(
+    ({ id, amount }: { id: number; amount: 1 | -1; lineTotal?: number }) => changeOrderAmount(id, amount),
+    ({ id, amount, lineTotal }) =>
+      patchLine(id, (line) =>
+        line.amount + amount < 1
+          ? null
+          : {
+              ...line,
+              amount: line.amount + amount,
+              lineTotal: lineTotal ?? line.unitPrice * (line.amount + amount),
+            },
+      ),
+  );
+
+/** The x on a cart or wishlist line. */
+export const useRemoveListLine = () =>
+  useOptimisticListChange(
+    (id: number) => removeOrder(id),
+    (id) => patchLine(id, () => null),
+  );
+
+/** 'Add to cart' on a wishlist card: the line leaves the wishlist at once; the cart line comes with the reread. */
+export const useMoveToCart = () =>
+  useOptimisticListChange(
+    (id: number) => moveOrder(id, "inCart"),
+    (id) => patchLine(id, () => null),
   );
 
 /** The line of this status of a product, if the shopper has one. */

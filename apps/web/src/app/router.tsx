@@ -15,6 +15,9 @@ export const lazyPages = {
   LoginPage: lazy(() => import("@/features/auth/LoginPage")),
   ProfilePage: lazy(() => import("@/features/account/ProfilePage")),
   PurchasesPage: lazy(() => import("@/features/account/PurchasesPage")),
+  CartPage: lazy(() => import("@/features/cart/CartPage")),
+  WishlistPage: lazy(() => import("@/features/cart/WishlistPage")),
+  CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
   AdminPlaceholder: lazy(() => import("./AdminPlaceholder")),
   NotFoundPage: lazy(() => import("./NotFoundPage")),
 };
@@ -31,9 +34,13 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
         <Route path="product/:id" element={<pages.ProductPage />} />
         <Route path="profiles" element={<pages.AboutPage />} />
         <Route path="login" element={<pages.LoginPage />} />
+        {/* Paths match in any case: the profile's Overview links to /Cart and /Wishlist (SPEC.md §2). */}
+        <Route path="cart" element={<pages.CartPage />} />
+        <Route path="wishlist" element={<pages.WishlistPage />} />
         <Route element={<RequireUser />}>
           <Route path="user" element={<pages.ProfilePage />} />
           <Route path="purchases" element={<pages.PurchasesPage />} />
+          <Route path="purchase" element={<pages.CheckoutPage />} />
         </Route>
         <Route path="admin" element={<RequireAdmin />}>
           <Route index element={<pages.AdminPlaceholder />} />

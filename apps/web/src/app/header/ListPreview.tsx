@@ -2,11 +2,8 @@ import { useId, useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
-import { linePriceCents, priceToday } from "@voltio/domain/pricing";
-import { usePricingContext } from "@/api/catalog";
-import { useGuestList, type GuestListName } from "@/api/guest-lists";
-import { LIST_STATUSES_KEY, lineOf, useOrders } from "@/api/orders";
-import { useSession } from "@/api/session";
+import type { GuestListName } from "@/api/guest-lists";
+import { useListLines, type ListLine } from "@/api/list-lines";
 import { usd } from "@/components/ui/usd";
 import { buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
@@ -33,49 +30,9 @@ const LISTS = {
   },
 } as const;
 
-/** One line as the preview shows it, from the guest's storage or the shopper's orders. */
-interface PreviewLine {
-  productId: number;
-  title: string;
-  image?: string;
-  amount: number;
-  /** The line's price: the unit price times the amount in the cart, one unit in the wishlist. */
-  totalCents: number | null;
-}
-
-/** The guest's lines from storage, or the signed-in shopper's from GET /order (priced by the server). */
-function usePreviewLines(list: GuestListName, open: boolean): PreviewLine[] {
-  const { user, isAdmin } = useSession();
-  const onServer = Boolean(user) && !isAdmin;
-  const guestLines = useGuestList(list);
-  const { data } = useOrders(LIST_STATUSES_KEY, { enabled: onServer });
-  const { today, globalSales } = usePricingContext({ enabled: open && !onServer });
-  if (onServer) {
-    return (data ?? []).flatMap((product) => {
-      const line = lineOf(product, list);
-      if (!line) return [];
-      return [
-        {
-          productId: product.id,
-          title: product.title,
-          image: product.images[0]?.url,
-          amount: line.amount,
-          totalCents: Math.round((list === "inCart" ? line.lineTotal : line.unitPrice) * 100),
-        },
-      ];
-    });
-  }
-  return guestLines.map((line) => {
-    const price = open ? priceToday(line, globalSales, today) : null;
-    return {
-      productId: line.productId,
-      title: line.title,
-      image: line.images[0]?.url,
-      amount: line.amount,
-      totalCents: price && (list === "inCart" ? linePriceCents(price, line.amount) : price.unitCents),
-    };
-  });
-}
+/** The cart shows each line's total; the wishlist the price of one unit. */
+const shownCents = (list: GuestListName, line: ListLine) =>
+  list === "inCart" ? line.totalCents : (line.price?.unitCents ?? null);
 
 /**
  * The wishlist or cart icon: a link to the list, with a preview of its first 2 lines while hovered or
@@ -85,7 +42,8 @@ export function ListPreview({ list }: { list: GuestListName }) {
   const { t } = useTranslation();
   const previewId = useId();
   const [open, setOpen] = useState(false);
-  const lines = usePreviewLines(list, open);
+  // Prices only once the preview opens: a closed icon needs the count alone.
+  const { lines } = useListLines(list, { priced: open });
   const config = LISTS[list];
   const items = lines.reduce((sum, line) => sum + (list === "inCart" ? line.amount : 1), 0);
 
@@ -128,6 +86,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
             ) : (
               <ul className="flex flex-col gap-3">
                 {lines.slice(0, PREVIEW_LINES).map((line) => {
+                  const cents = shownCents(list, line);
                   return (
                     <li key={line.productId} className="flex items-center gap-3">
                       <span className="h-12 w-16 shrink-0 overflow-hidden rounded-lg bg-accent-soft">
@@ -150,9 +109,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
                         </Link>
                         <span className="text-xs text-muted tabular-nums">
                           {list === "inCart" && `${t("nav.quantity", { count: line.amount })} · `}
-                          {line.totalCents !== null && (
-                            <span className="font-semibold text-ink">{usd(line.totalCents)}</span>
-                          )}
+                          {cents !== null && <span className="font-semibold text-ink">{usd(cents)}</span>}
                         </span>
                       </span>
                     </li>

@@ -96,7 +96,7 @@ export function ProductPage() {
             </p>
             <StockText stock={product.stock} />
             <div className="mt-2 flex flex-col gap-2">
-              <BuyButton stock={product.stock} />
+              <BuyButton productId={product.id} stock={product.stock} />
               <div className="grid grid-cols-2 gap-2">
                 <ListToggleButton list="inCart" product={product} variant="full" />
                 <ListToggleButton list="inWishList" product={product} variant="full" />
