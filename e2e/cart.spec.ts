@@ -187,6 +187,8 @@ test("the wishlist: Add to cart moves the line to the cart, Buy goes to /purchas
 
   await mouse.getByRole("button", { name: "Buy", exact: true }).click();
   await expect(page).toHaveURL(/\/purchase$/);
+  // The wished line itself became the purchase.
+  await expect(page.getByRole("link", { name: "Wishlist, 0 products" })).toBeVisible();
   const pending = page.getByRole("region", { name: "Waiting for payment" });
   await expect(pending.getByRole("link", { name: /^seenda/ })).toBeVisible();
   await expect(pending.getByText("1 unit")).toBeVisible();

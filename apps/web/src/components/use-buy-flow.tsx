@@ -3,15 +3,19 @@ import { useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
-import { addPendingOrder, buyCartLines, refreshOrders } from "@/api/orders";
+import { addPendingOrder, buyCartLines, moveOrder, refreshOrders } from "@/api/orders";
 import { useSession } from "@/api/session";
 import { tokens } from "@/api/tokens";
 import { LazyNoticeDialog } from "./LazyNoticeDialog";
 import { PURCHASE_REDIRECT_MS } from "./timings";
 import { showToast } from "./ui/toast";
 
-/** What is being bought: one unit of a product (Buy now, Buy on a wishlist card) or the cart's lines (Buy All). */
-export type BuyTarget = { productId: number } | { cartOrderIds: readonly number[] };
+/**
+ * What is being bought: one unit of a product (Buy now), a wishlist line (Buy on its card: the line itself
+ * becomes the purchase and leaves the wishlist), or the cart's lines (Buy All).
+ */
+export type BuyTarget =
+  { productId: number } | { wishlistOrderId: number } | { cartOrderIds: readonly number[] };
 
 type Notice = "login" | "address" | null;
 
@@ -43,6 +47,7 @@ export function useBuyFlow() {
       // The shopper's own clock and zone, as their device shows it: what the purchase history headings read.
       const date = new Date().toString();
       if ("productId" in target) await addPendingOrder(target.productId, date);
+      else if ("wishlistOrderId" in target) await moveOrder(target.wishlistOrderId, "pending", date);
       else await buyCartLines(target.cartOrderIds, date);
     } catch (error) {
       setBusy(false);

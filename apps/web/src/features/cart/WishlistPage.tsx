@@ -94,7 +94,11 @@ export function WishlistPage() {
                 line={line}
                 onRemove={onRemove}
                 onAddToCart={onAddToCart}
-                onBuy={() => buy({ productId: line.productId })}
+                onBuy={() =>
+                  buy(
+                    line.orderId === null ? { productId: line.productId } : { wishlistOrderId: line.orderId },
+                  )
+                }
                 buyDisabled={blocked || busy}
               />
             </li>
