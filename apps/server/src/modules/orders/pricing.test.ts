@@ -139,7 +139,7 @@ afterAll(() => t.close());
 async function cartLines() {
   const reply = await t.app.inject({ url: "/api/order?status=inCart", headers: shopper });
   expect(reply.statusCode, reply.body).toBe(200);
-  const products = reply.json<{ id: number; orders: Line[] }>();
+  const products = reply.json<{ id: number; orders: Line[] }[]>();
   return Object.fromEntries(
     products.map((product) => [
       product.id,
