@@ -7,6 +7,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fa
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import { guardRoutes, type Identify } from "./http/access";
+import { startMailWorker } from "./integrations/mail/worker";
 import { handleError } from "./http/error-handler";
 import { refuseAmbiguousInput } from "./http/input-rules";
 import { readCaller } from "./modules/auth/access-token";
@@ -27,9 +28,18 @@ export type App = FastifyInstance;
 /** What tests may set beyond the configuration: the clock that decides which sales run today. */
 export interface AppOptions {
   now?: () => Date;
+  /**
+   * Run the mail delivery worker in this process (the server does; tests deliver with their own worker's
+   * runOnce()). It stops when the app closes.
+   */
+  mailWorker?: boolean;
 }
 
-export async function buildApp(config: Config, db: Db, { now }: AppOptions = {}): Promise<App> {
+export async function buildApp(
+  config: Config,
+  db: Db,
+  { now, mailWorker = false }: AppOptions = {},
+): Promise<App> {
   const app = Fastify({
     logger:
       config.logLevel === "silent"
@@ -116,5 +126,12 @@ export async function buildApp(config: Config, db: Db, { now }: AppOptions = {})
   await app.register(illustrationRoutes());
   await app.register(uploadedFileRoutes({ config }));
   await app.register(webRoutes({ db, config, catalogCache, now }, shell));
+
+  // Modules that queue mail (integrations/mail/outbox.ts) get `mail.notify` to call once their transaction
+  // committed; without it, the message still goes out at the next poll.
+  const mail = mailWorker ? startMailWorker({ db, config, log: app.log }) : undefined;
+  app.addHook("onClose", async () => {
+    await mail?.stop();
+  });
   return app;
 }

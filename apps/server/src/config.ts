@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
+import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import { isValidTimeZone } from "@voltio/domain/weekday";
 import { StartupError } from "./startup";
@@ -28,6 +29,24 @@ const wholeNumber = (min: number, max: number, fallback: number) => {
 };
 
 const hostName = z.hostname();
+const emailAddress = z.email();
+
+/** An SMTP server's URL as nodemailer reads it: smtp:// (STARTTLS when offered) or smtps:// (TLS), a host. */
+const isSmtpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
+/** One sender: `Name <address>` or a bare address. */
+const isSender = (value: string) => {
+  if (/[\r\n]/.test(value)) return false;
+  const parsed = addressparser(value, { flatten: true });
+  return parsed.length === 1 && emailAddress.safeParse(parsed[0]!.address).success;
+};
 
 /** Every setting Voltio reads, validated once at start. The README's configuration table mirrors this. */
 const environmentSchema = z.object({
@@ -77,6 +96,24 @@ const environmentSchema = z.object({
     .default("https://www.googleapis.com/oauth2/v3/certs"),
   GOOGLE_ISSUERS: z.string().default("https://accounts.google.com,accounts.google.com"),
   UPLOAD_MAX_BYTES: wholeNumber(1024, 50 * 1024 * 1024, 5 * 1024 * 1024),
+  // Empty is unset, as in an env file that leaves it blank: mail is written to DATA_DIR/mail.
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine(
+      (url) => url === "" || isSmtpUrl(url),
+      "must be a URL such as smtp://user:password@mail.example.com:587 or smtps://user:password@mail.example.com:465",
+    )
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .refine(isSender, "must be one sender such as Voltio <no-reply@shop.example.com>")
+    .default("Voltio <no-reply@voltio.test>"),
+  MAIL_POLL_MS: wholeNumber(100, 3_600_000, 5000),
+  MAIL_MAX_ATTEMPTS: wholeNumber(1, 100, 8),
+  // Longer than one delivery can take (the SMTP timeouts are at most a minute each).
+  MAIL_LEASE_SECONDS: wholeNumber(120, 86_400, 600),
 });
 
 export interface Config {
@@ -117,13 +154,29 @@ export interface Config {
   /** Google sign-in is offered only when a client id is set. */
   google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
   uploadMaxBytes: number;
+  mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** SMTP server to deliver through; without one, messages are written as .eml files into `dir`. */
+  smtpUrl: string | undefined;
+  /** The From of every message, `Name <address>`. */
+  from: string;
+  /** DATA_DIR/mail. */
+  dir: string;
+  /** How often the worker looks for due messages (it is also woken right after a message is queued). */
+  pollMs: number;
+  /** Attempts per message before it is marked failed. */
+  maxAttempts: number;
+  /** A message being sent is taken again by another worker after this long (its process died). */
+  leaseSeconds: number;
 }
 
 /** A setting Voltio can't run with; its message is one line with the variable, the reason and the fix. */
 export class ConfigError extends StartupError {}
 
 /** Values never echoed back in an error: they may hold passwords. */
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "JWT_SECRET", "GOOGLE_CLIENT_ID"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "JWT_SECRET", "GOOGLE_CLIENT_ID", "SMTP_URL"]);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(env);
@@ -189,6 +242,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    mail: {
+      smtpUrl: e.SMTP_URL || undefined,
+      from: e.MAIL_FROM,
+      dir: join(dataDir, "mail"),
+      pollMs: e.MAIL_POLL_MS,
+      maxAttempts: e.MAIL_MAX_ATTEMPTS,
+      leaseSeconds: e.MAIL_LEASE_SECONDS,
+    },
   };
 }
 

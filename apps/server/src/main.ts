@@ -27,7 +27,7 @@ async function main() {
       const seeded = await seedDemoStore(database.db);
       if (seeded) console.log("Seeded the demo store.");
     }
-    app = await buildApp(config, database.db);
+    app = await buildApp(config, database.db, { mailWorker: true });
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       throw listenFailure(error, config.port, config.host);
     });

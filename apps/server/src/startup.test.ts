@@ -42,6 +42,15 @@ describe.concurrent("start-up", { timeout: 120_000 }, () => {
       says: 'DATABASE_POOL_SIZE="ten" must be a whole number from 1 to 1000',
     },
     { env: { SESSION_IDLE_MINUTES: "1e3" }, says: 'SESSION_IDLE_MINUTES="1e3" must be a whole number' },
+    {
+      env: { SMTP_URL: "https://voltio:hunter2@mail.example.com" },
+      says: "SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587",
+    },
+    { env: { SMTP_URL: "mail.example.com:587" }, says: "SMTP_URL must be a URL such as smtp://" },
+    {
+      env: { MAIL_FROM: "Voltio no-reply" },
+      says: 'MAIL_FROM="Voltio no-reply" must be one sender such as Voltio <no-reply@shop.example.com>',
+    },
   ])("refuses $env with one line naming the variable and the fix", async ({ env, says }) => {
     const line = await refusal(startServer({ DATA_DIR: freshDir(), ...env }));
     expect(line).toContain(says);

@@ -21,7 +21,13 @@ export interface TestContext {
 
 /** The real app on a real database of its own; nothing of ours is mocked. */
 export async function createTestApp(
-  options: { contents?: "empty" | "demo"; env?: Record<string, string>; now?: () => Date } = {},
+  options: {
+    contents?: "empty" | "demo";
+    env?: Record<string, string>;
+    now?: () => Date;
+    /** Run the app's own mail worker; tests usually deliver with a worker of their own and runOnce(). */
+    mailWorker?: boolean;
+  } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(options.contents ?? "demo");
   const config = loadConfig({
@@ -34,7 +40,7 @@ export async function createTestApp(
     RATE_LIMIT_AUTH_PER_EMAIL: "100000",
     ...options.env,
   });
-  const app = await buildApp(config, database.db, { now: options.now });
+  const app = await buildApp(config, database.db, { now: options.now, mailWorker: options.mailWorker });
   return {
     app,
     database,

@@ -37,6 +37,7 @@ export const roleEnum = pgEnum("role", ["user", "admin"]);
 export const saleDayEnum = pgEnum("sale_day", ["mon", "tue", "wed", "thu", "fri", "sat", "sun", "all"]);
 export const orderStatusEnum = pgEnum("order_status", ORDER_STATUSES);
 export const outboxStatusEnum = pgEnum("outbox_status", ["queued", "sent", "failed"]);
+export const mailStatusEnum = pgEnum("mail_status", ["queued", "sending", "sent", "failed"]);
 
 export const users = pgTable(
   "users",
@@ -398,6 +399,40 @@ export const newsletterOutbox = pgTable(
   (t) => [
     unique("newsletter_outbox_email_recipient_key").on(t.emailId, t.recipient),
     index("newsletter_outbox_status_idx").on(t.status),
+  ],
+);
+
+/**
+ * Every e-mail the store sends, queued in the transaction of the change that causes it and delivered by the
+ * worker in integrations/mail. `next_attempt_at` is when a queued message is due, and for a message being
+ * sent the end of its lease: one left in 'sending' by a process that died is taken again after that.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: serial("id").primaryKey(),
+    /** The Message-ID's left part and the .eml file's name: the same on every attempt. */
+    messageId: uuid("message_id").notNull().defaultRandom(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body"),
+    /** Extra headers, e.g. List-Unsubscribe for the newsletter. */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    status: mailStatusEnum("status").notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** What caused the message (e.g. `order-confirmation:bulk:12`): a cause queues its message once. */
+    dedupeKey: text("dedupe_key").unique(),
+    ...timestamps,
+  },
+  (t) => [
+    index("mail_outbox_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('queued', 'sending')`),
+    check("mail_outbox_attempts", sql`${t.attempts} >= 0`),
   ],
 );
 

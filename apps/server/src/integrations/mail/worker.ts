@@ -1,0 +1,193 @@
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Config, MailConfig } from "../../config";
+import type { Db } from "../../db/client";
+import { mailOutbox } from "../../db/schema";
+import { createMailTransport, describeFailure, isPermanentFailure, type MailTransport } from "./transport";
+
+export interface MailWorker {
+  /** Delivers every message due now, one after the other; resolves with how many were delivered. */
+  runOnce(): Promise<number>;
+  /** A message was just queued (and committed): deliver soon rather than at the next poll. */
+  notify(): void;
+  /** Finishes the message in hand, then stops; the transport's connections are closed. */
+  stop(): Promise<void>;
+}
+
+export interface MailWorkerOptions {
+  db: Db;
+  config: Pick<Config, "mail">;
+  log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+  /**
+   * Look for due messages every MAIL_POLL_MS and when notified (the default). Tests pass false and call
+   * runOnce() themselves.
+   */
+  poll?: boolean;
+}
+
+/** Wait after the nth failed attempt: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then a day. */
+const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21_600, 43_200, 86_400];
+export const retryDelaySeconds = (attempts: number) =>
+  RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
+
+export type ClaimedMail = typeof mailOutbox.$inferSelect;
+
+/**
+ * Takes the next due message: a queued one whose time has come, or one still 'sending' whose lease ran out
+ * (the process sending it died). The row is locked with SKIP LOCKED, so workers in several processes never
+ * take the same message; taking it counts an attempt and leases it until now + MAIL_LEASE_SECONDS. Times
+ * are the database's clock, the one clock every process shares.
+ */
+export async function claimNextMail(db: Db, leaseSeconds: number): Promise<ClaimedMail | undefined> {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(inArray(mailOutbox.status, ["queued", "sending"]), lte(mailOutbox.nextAttemptAt, sql`now()`)))
+    .orderBy(mailOutbox.nextAttemptAt, mailOutbox.id)
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [claimed] = await db
+    .update(mailOutbox)
+    .set({
+      status: "sending",
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      nextAttemptAt: sql`now() + ${leaseSeconds} * interval '1 second'`,
+      updatedAt: sql`now()`,
+    })
+    .where(inArray(mailOutbox.id, due))
+    .returning();
+  return claimed;
+}
+
+/**
+ * The delivery worker: one per server process, any number of processes. A message is marked sent right
+ * after the transport took it; only a process that dies between the two (or a send that outlasts the lease)
+ * can send a message twice.
+ */
+export function startMailWorker({ db, config, log, poll = true }: MailWorkerOptions): MailWorker {
+  const settings: MailConfig = config.mail;
+  const transport: MailTransport = createMailTransport(settings);
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** runOnce() calls, one after the other. */
+  let chain: Promise<unknown> = Promise.resolve();
+  /** The background pass in progress, and whether it was asked for again meanwhile. */
+  let background: Promise<void> | undefined;
+  let again = false;
+
+  async function deliverDue(): Promise<number> {
+    let delivered = 0;
+    while (!stopping) {
+      const message = await claimNextMail(db, settings.leaseSeconds);
+      if (!message) break;
+      if (await deliver(message)) delivered++;
+    }
+    return delivered;
+  }
+
+  async function deliver(message: ClaimedMail): Promise<boolean> {
+    if (message.attempts > settings.maxAttempts) {
+      // Its last attempt was cut short by a process that ended while sending: don't start another.
+      await finish(
+        message.id,
+        "failed",
+        `gave up: attempt ${message.attempts - 1} of ${settings.maxAttempts} was interrupted`,
+      );
+      log.error(`mail #${message.id} to ${message.recipient} failed: its last attempt was interrupted`);
+      return false;
+    }
+    try {
+      const { location } = await transport.deliver({
+        messageId: message.messageId,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.textBody,
+        html: message.htmlBody,
+        headers: message.headers,
+        date: message.createdAt,
+      });
+      await db
+        .update(mailOutbox)
+        .set({ status: "sent", sentAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
+        .where(eq(mailOutbox.id, message.id));
+      log.info(`mail #${message.id} "${message.subject}" to ${message.recipient}: ${location ?? "sent"}`);
+      return true;
+    } catch (error) {
+      const reason = describeFailure(error);
+      if (isPermanentFailure(error) || message.attempts >= settings.maxAttempts) {
+        await finish(message.id, "failed", reason);
+        log.error(
+          `mail #${message.id} to ${message.recipient} failed after ${message.attempts} attempt(s): ${reason}`,
+        );
+      } else {
+        const delay = retryDelaySeconds(message.attempts);
+        await db
+          .update(mailOutbox)
+          .set({
+            status: "queued",
+            lastError: reason,
+            nextAttemptAt: sql`now() + ${delay} * interval '1 second'`,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(mailOutbox.id, message.id));
+        log.warn(
+          `mail #${message.id} to ${message.recipient}: attempt ${message.attempts} failed (${reason}); next in ${delay} s`,
+        );
+      }
+      return false;
+    }
+  }
+
+  const finish = (id: number, status: "failed", lastError: string) =>
+    db
+      .update(mailOutbox)
+      .set({ status, lastError, updatedAt: sql`now()` })
+      .where(eq(mailOutbox.id, id));
+
+  function runOnce(): Promise<number> {
+    const pass = chain.then(deliverDue);
+    chain = pass.catch(() => {});
+    return pass;
+  }
+
+  function wake() {
+    if (stopping) return;
+    if (background) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    background = (async () => {
+      do {
+        again = false;
+        try {
+          await runOnce();
+        } catch (error) {
+          // The database is away for a moment: the messages wait in the table for the next pass.
+          log.error(`mail delivery paused: ${describeFailure(error)}`);
+        }
+      } while (again && !stopping);
+    })().finally(() => {
+      background = undefined;
+      if (!stopping) timer = setTimeout(wake, settings.pollMs).unref();
+    });
+  }
+
+  if (poll) {
+    log.info(`mail: delivering through ${transport.description}`);
+    wake();
+  }
+  return {
+    runOnce,
+    notify: () => {
+      if (poll) wake();
+    },
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await background;
+      await chain;
+      transport.close();
+    },
+  };
+}
