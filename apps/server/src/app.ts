@@ -18,6 +18,9 @@ import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
 import { orderRoutes } from "./modules/orders/routes";
+import { paymentRoutes } from "./modules/payments/routes";
+import { createPaymentProvider } from "./integrations/payments/providers";
+import { sandboxPageRoutes } from "./integrations/payments/sandbox";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
 import { userRoutes } from "./modules/users/routes";
 import { webRoutes } from "./modules/web/routes";
@@ -108,6 +111,7 @@ export async function buildApp(
     replyTtlSeconds: config.catalogCacheTtlSeconds,
     countTtlSeconds: config.catalogCountCacheTtlSeconds,
   });
+  const paymentProvider = createPaymentProvider(config, db);
   await app.register(
     async (api) => {
       await api.register(
@@ -120,9 +124,11 @@ export async function buildApp(
       await api.register(
         orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
       );
+      await api.register(paymentRoutes({ db, provider: paymentProvider, publicUrl: config.publicUrl }));
     },
     { prefix: "/api" },
   );
+  if (config.paymentProvider === "sandbox") await app.register(sandboxPageRoutes({ db }));
   await app.register(illustrationRoutes());
   await app.register(uploadedFileRoutes({ config }));
   await app.register(webRoutes({ db, config, catalogCache, now }, shell));

@@ -64,6 +64,9 @@ const environmentSchema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000, 10),
   DATA_DIR: z.string().min(1, "must be a directory path such as ./data").default("./data"),
+  PAYMENT_PROVIDER: z
+    .enum(["sandbox"], { error: "must be sandbox (the built-in test provider)" })
+    .default("sandbox"),
   STORE_TIMEZONE: z
     .string()
     .default("UTC")
@@ -124,6 +127,8 @@ export interface Config {
   databasePoolSize: number;
   dataDir: string;
   storeTimeZone: string;
+  /** Who takes card payments: `sandbox` is built in and needs no internet. */
+  paymentProvider: "sandbox";
   publicUrl: string;
   jwtSecret: string;
   /** Demo mode: embedded database, demo store seeded on first start, demo logins printed. */
@@ -211,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir,
     storeTimeZone: e.STORE_TIMEZONE,
+    paymentProvider: e.PAYMENT_PROVIDER,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     jwtSecret,
     demo,

@@ -38,6 +38,25 @@ export const saleDayEnum = pgEnum("sale_day", ["mon", "tue", "wed", "thu", "fri"
 export const orderStatusEnum = pgEnum("order_status", ORDER_STATUSES);
 export const outboxStatusEnum = pgEnum("outbox_status", ["queued", "sent", "failed"]);
 export const mailStatusEnum = pgEnum("mail_status", ["queued", "sending", "sent", "failed"]);
+/** Why a paid order waits for the admin: its stock was gone, or the amount paid wasn't its total. */
+export const orderFlagEnum = pgEnum("order_flag", ["refund_needed", "amount_mismatch"]);
+export const checkoutStatusEnum = pgEnum("checkout_status", [
+  "open",
+  "paid",
+  "replaced",
+  "refund_needed",
+  "amount_mismatch",
+]);
+
+/** The shipping address as it was when the order was paid: later edits of the address book don't move it. */
+export interface ShippingAddress {
+  city: string;
+  street: string;
+  streetNumber: number;
+  floor: string | null;
+  unit: string | null;
+  postalCode: string;
+}
 
 export const users = pgTable(
   "users",
@@ -229,6 +248,8 @@ export const bulkOrders = pgTable(
     purchaseId: text("purchase_id"),
     serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),
     localPurchaseDate: text("local_purchase_date"),
+    flag: orderFlagEnum("flag"),
+    shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
     ...timestamps,
   },
   (t) => [
@@ -259,6 +280,8 @@ export const orders = pgTable(
     bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
     serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),
     localPurchaseDate: text("local_purchase_date"),
+    flag: orderFlagEnum("flag"),
+    shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
     ...timestamps,
   },
   (t) => [
@@ -274,6 +297,38 @@ export const orders = pgTable(
   ],
 );
 
+/**
+ * One attempt to pay everything the shopper has pending (ADR 0008): the orders it covers and their total,
+ * fixed when the shopper pressed pay, and the provider's checkout (preference, session, sandbox charge).
+ */
+export const checkouts = pgTable(
+  "checkouts",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider").notNull(),
+    /** The provider's id for it (preference, Checkout Session, sandbox charge); set once it answered. */
+    providerCheckoutId: text("provider_checkout_id"),
+    initPoint: text("init_point"),
+    status: checkoutStatusEnum("status").notNull().default("open"),
+    orderIds: integer("order_ids").array().notNull(),
+    bulkOrderIds: integer("bulk_order_ids").array().notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    /** Where the shopper returns: the store's own origin, checked when the checkout is made. */
+    baseUrl: text("base_url").notNull(),
+    shippingAddress: jsonb("shipping_address").$type<ShippingAddress>().notNull(),
+    paymentId: text("payment_id"),
+    ...timestamps,
+  },
+  (t) => [
+    index("checkouts_user_status_idx").on(t.userId, t.status),
+    unique("checkouts_provider_checkout_key").on(t.provider, t.providerCheckoutId),
+    check("checkouts_amount", sql`${t.amountCents} > 0`),
+  ],
+);
+
 export const payments = pgTable(
   "payments",
   {
@@ -284,15 +339,36 @@ export const payments = pgTable(
     amountCents: integer("amount_cents").notNull(),
     orderId: integer("order_id").references(() => orders.id),
     bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
+    checkoutId: integer("checkout_id").references(() => checkouts.id),
     rawPayload: jsonb("raw_payload"),
     ...timestamps,
   },
   (t) => [
     unique("payments_provider_payment_key").on(t.provider, t.providerPaymentId),
-    check("payments_target", sql`${t.orderId} is not null or ${t.bulkOrderId} is not null`),
+    check(
+      "payments_target",
+      sql`${t.orderId} is not null or ${t.bulkOrderId} is not null or ${t.checkoutId} is not null`,
+    ),
     check("payments_amount", sql`${t.amountCents} >= 0`),
   ],
 );
+
+/**
+ * The built-in sandbox provider's own books (it stands for a payment company): its charges and what the card
+ * page decided. The store reads a payment's outcome from here, never from the return URL.
+ */
+export const sandboxCharges = pgTable("sandbox_charges", {
+  id: text("id").primaryKey(),
+  reference: text("reference").notNull(),
+  amountCents: integer("amount_cents").notNull(),
+  description: text("description").notNull(),
+  successUrl: text("success_url").notNull(),
+  failureUrl: text("failure_url").notNull(),
+  status: text("status").notNull().default("open"),
+  paymentId: text("payment_id").unique(),
+  declineReason: text("decline_reason"),
+  ...timestamps,
+});
 
 /** Each provider notification is processed once: a repeated one hits this key and changes nothing. */
 export const paymentEvents = pgTable(

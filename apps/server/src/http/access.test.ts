@@ -192,6 +192,15 @@ const MATRIX: Record<string, Row> = {
       payload: { key: crypto.randomUUID(), inWishList: [{ productId: 5 }] },
     }),
   },
+  // The demo shopper has a pending order to pay; the other user has nothing pending.
+  "POST /api/sandbox/pay": {
+    expect: signedInOnly(200, 404, 403),
+    request: () => ({ method: "POST", url: "/api/sandbox/pay", payload: { baseURL: "http://localhost" } }),
+  },
+  "GET /api/sandbox/feedback": {
+    expect: signedInOnly(404, 404, 403),
+    request: () => ({ url: "/api/sandbox/feedback?payment_id=sbx_pay_unknown" }),
+  },
   "GET /api/order": {
     expect: signedInOnly(200, 200, 403),
     request: () => ({ url: "/api/order?status=inCart" }),

@@ -1,0 +1,282 @@
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestContext } from "../../../test/app";
+import { bulkOrders, checkouts, orders, products, sandboxCharges } from "../../db/schema";
+
+/**
+ * The money path with the built-in sandbox provider (issue 10 points 2–4): pay → the sandbox's card page →
+ * the return page's feedback. The card page is driven as a browser posts its form.
+ */
+let t: TestContext;
+let serial = 0;
+const BASE = "http://localhost:3000";
+
+type Headers = Record<string, string>;
+
+async function newShopper({ address = true } = {}): Promise<Headers> {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/user",
+    payload: {
+      firstName: "Pay",
+      lastName: "Test",
+      email: `pay-${++serial}@voltio.test`,
+      password: "long-enough-1",
+    },
+  });
+  expect(reply.statusCode, reply.body).toBe(201);
+  const headers = await t.bearer(reply.json<{ id: number }>().id);
+  if (address) {
+    const direction = await t.app.inject({
+      method: "POST",
+      url: "/api/user/direction",
+      headers,
+      payload: { city: "Rosario", street: "Córdoba", streetNumber: 1234, postalCode: "2000" },
+    });
+    expect(direction.statusCode, direction.body).toBe(201);
+  }
+  return headers;
+}
+
+async function newProduct(values: { priceCents?: number; stock?: number; shippingCostCents?: number } = {}) {
+  const [row] = await t.database.db
+    .insert(products)
+    .values({ title: `Pay test ${++serial}`, name: "thing", priceCents: 1000, stock: 10, ...values })
+    .returning({ id: products.id });
+  return row!.id;
+}
+
+async function buyNow(headers: Headers, productId: number, amount = 1) {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/order",
+    headers,
+    payload: { status: "pending", productId, amount },
+  });
+  expect(reply.statusCode, reply.body).toBe(201);
+  return reply.json<{ id: number }>().id;
+}
+
+const pay = (headers: Headers, payload: Record<string, unknown> = { baseURL: BASE }) =>
+  t.app.inject({ method: "POST", url: "/api/sandbox/pay", headers, payload });
+
+/** The shopper on the sandbox's card page: the form as a browser sends it. */
+async function payWithCard(initPoint: string, number: string, expiry = "12/40", cvc = "123") {
+  return t.app.inject({
+    method: "POST",
+    url: new URL(initPoint).pathname,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    payload: new URLSearchParams({ number, expiry, cvc }).toString(),
+  });
+}
+
+/** Pays everything pending with a card and answers the return page's redirect. */
+async function checkout(headers: Headers, card = "4242 4242 4242 4242") {
+  const started = await pay(headers);
+  expect(started.statusCode, started.body).toBe(200);
+  const carded = await payWithCard(started.json<{ init_point: string }>().init_point, card);
+  expect(carded.statusCode, carded.body).toBe(303);
+  return new URL(carded.headers.location as string);
+}
+
+const feedback = (headers: Headers, returned: URL) =>
+  t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers });
+
+const stockOf = async (id: number) =>
+  (await t.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]!.stock;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe("paying with the sandbox", () => {
+  it("charges the server's totals for every pending line and bulk order, then finishes them once", async () => {
+    const me = await newShopper();
+    const a = await newProduct({ priceCents: 1000, shippingCostCents: 200 });
+    const b = await newProduct({ priceCents: 250, shippingCostCents: 700 });
+    const c = await newProduct({ priceCents: 4000, shippingCostCents: 0, stock: 3 });
+    const cartIds = [];
+    for (const [productId, amount] of [
+      [a, 2],
+      [b, 1],
+    ] as const) {
+      const added = await t.app.inject({
+        method: "POST",
+        url: "/api/order",
+        headers: me,
+        payload: { status: "inCart", productId, amount },
+      });
+      cartIds.push(added.json<{ id: number }>().id);
+    }
+    const bulk = await t.app.inject({
+      method: "POST",
+      url: "/api/order/bulk",
+      headers: me,
+      payload: { orderIds: cartIds },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(201);
+    const single = await buyNow(me, c, 2);
+
+    // The client's prices are ignored: 22.50 + 80 of products, 9 of shipping.
+    const started = await pay(me, { baseURL: `${BASE}/`, items: [{ title: "x", amount: 1, price: 0.01 }] });
+    expect(started.statusCode, started.body).toBe(200);
+    const { id, init_point } = started.json<{ id: string; init_point: string }>();
+    expect(init_point).toBe(`${BASE}/pay/sandbox/${id}`);
+    const [charge] = await t.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, id));
+    expect(charge).toMatchObject({ amountCents: 11150, successUrl: `${BASE}/purchase/success` });
+    // Paying again for the same pending orders reuses the open checkout.
+    expect((await pay(me)).json()).toEqual({ id, init_point });
+
+    const page = await t.app.inject({ url: new URL(init_point).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("US$ 111.50");
+    const carded = await payWithCard(init_point, "4242 4242 4242 4242");
+    expect(carded.statusCode).toBe(303);
+    const returned = new URL(carded.headers.location as string);
+    expect(returned.pathname).toBe("/purchase/success");
+
+    const replies = await Promise.all(Array.from({ length: 10 }, () => feedback(me, returned)));
+    expect(replies.map((reply) => reply.json())).toEqual(
+      Array(10).fill({ Status: "approved", Payment: returned.searchParams.get("payment_id") }),
+    );
+    expect([await stockOf(a), await stockOf(b), await stockOf(c)]).toEqual([8, 9, 1]);
+    const rows = await t.database.db
+      .select({
+        status: orders.status,
+        purchaseId: orders.purchaseId,
+        shippingAddress: orders.shippingAddress,
+      })
+      .from(orders)
+      .where(inArray(orders.id, [...cartIds, single]));
+    expect(rows).toHaveLength(3);
+    for (const row of rows)
+      expect(row).toMatchObject({
+        status: "finished",
+        purchaseId: returned.searchParams.get("payment_id"),
+        shippingAddress: { city: "Rosario", streetNumber: 1234 },
+      });
+    const [bulkRow] = await t.database.db
+      .select({ status: bulkOrders.status })
+      .from(bulkOrders)
+      .where(eq(bulkOrders.id, bulk.json<{ id: number }>().id));
+    expect(bulkRow!.status).toBe("finished");
+    expect((await pay(me)).statusCode).toBe(404);
+  });
+
+  it("finishes nothing for a declined or pending card, whatever the return URL says", async () => {
+    const me = await newShopper();
+    const productId = await newProduct();
+    const line = await buyNow(me, productId);
+    const declined = await checkout(me, "4000 0000 0000 0002");
+    expect(declined.pathname).toBe("/purchase/failure");
+    declined.searchParams.set("status", "approved");
+    expect((await feedback(me, declined)).json()).toMatchObject({ Status: "rejected" });
+
+    const pending = await checkout(me, "4000000000009995");
+    expect((await feedback(me, pending)).json()).toMatchObject({ Status: "pending" });
+    const forged = new URL(`${BASE}/purchase/success?payment_id=sbx_pay_forged&status=approved`);
+    expect((await feedback(me, forged)).statusCode).toBe(404);
+
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, line));
+    expect(row!.status).toBe("pending");
+    expect(await stockOf(productId)).toBe(10);
+    // Still payable: the declined charge's checkout is reused and a good card finishes it.
+    expect((await feedback(me, await checkout(me))).json()).toMatchObject({ Status: "approved" });
+  });
+
+  it("keeps each shopper to their own payments", async () => {
+    const me = await newShopper();
+    const someoneElse = await newShopper();
+    await buyNow(me, await newProduct());
+    const returned = await checkout(me);
+    expect((await feedback(someoneElse, returned)).statusCode).toBe(404);
+    expect((await pay(someoneElse)).statusCode).toBe(404);
+    expect((await feedback(me, returned)).json()).toMatchObject({ Status: "approved" });
+  });
+
+  it("refuses a foreign return address, a shopper without an address, guests and admins", async () => {
+    const me = await newShopper();
+    await buyNow(me, await newProduct());
+    const foreign = await pay(me, { baseURL: "https://evil.example" });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json()).toMatchObject({ details: [{ field: "baseURL" }] });
+    const homeless = await newShopper({ address: false });
+    await buyNow(homeless, await newProduct());
+    const noAddress = await pay(homeless);
+    expect(noAddress.statusCode).toBe(400);
+    expect(noAddress.json().error).toContain("You need to have an address to make the purchase!");
+    expect((await pay(me, { baseURL: BASE, directionId: 2_000_000_000 })).statusCode).toBe(404);
+    expect((await pay({})).statusCode).toBe(401);
+    expect((await pay(await t.bearer(1))).statusCode).toBe(403);
+  });
+
+  it("holds back an order whose payment isn't its total", async () => {
+    const me = await newShopper();
+    const productId = await newProduct();
+    const line = await buyNow(me, productId);
+    const { id, init_point } = (await pay(me)).json<{ id: string; init_point: string }>();
+    // The provider's books say another amount was paid (a tampered or partial payment).
+    await t.database.db.update(sandboxCharges).set({ amountCents: 1 }).where(eq(sandboxCharges.id, id));
+    const carded = await payWithCard(init_point, "4242424242424242");
+    const reply = await feedback(me, new URL(carded.headers.location as string));
+    expect(reply.json()).toMatchObject({ Status: "amount_mismatch" });
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, line));
+    expect(row).toMatchObject({ status: "pending", flag: "amount_mismatch" });
+    expect(await stockOf(productId)).toBe(10);
+  });
+
+  it("sells the last 5 units to exactly 5 of 50 buyers who all paid at once", async () => {
+    const productId = await newProduct({ stock: 5 });
+    const buyers = await Promise.all(Array.from({ length: 50 }, () => newShopper()));
+    const returns: URL[] = [];
+    for (const buyer of buyers) {
+      await buyNow(buyer, productId);
+      returns.push(await checkout(buyer));
+    }
+    const replies = await Promise.all(buyers.map((buyer, index) => feedback(buyer, returns[index]!)));
+    expect(replies.every((reply) => reply.statusCode === 200)).toBe(true);
+    const outcomes = replies.map((reply) => reply.json<{ Status: string }>().Status);
+    expect(outcomes.filter((status) => status === "approved")).toHaveLength(5);
+    expect(outcomes.filter((status) => status === "refund_needed")).toHaveLength(45);
+    expect(await stockOf(productId)).toBe(0);
+    const lines = await t.database.db
+      .select({ status: orders.status, flag: orders.flag })
+      .from(orders)
+      .where(eq(orders.productId, productId));
+    expect(lines.filter((line) => line.status === "finished")).toHaveLength(5);
+    expect(lines.filter((line) => line.status === "cancelled" && line.flag === "refund_needed")).toHaveLength(
+      45,
+    );
+    const held = await t.database.db
+      .select({ status: checkouts.status })
+      .from(checkouts)
+      .where(eq(checkouts.status, "refund_needed"));
+    expect(held.length).toBeGreaterThanOrEqual(45);
+  });
+});
+
+describe("the sandbox card page", () => {
+  it("asks again for a card it doesn't know, a past expiry or a bad CVC, and takes a payment once", async () => {
+    const me = await newShopper();
+    await buyNow(me, await newProduct());
+    const { init_point } = (await pay(me)).json<{ init_point: string }>();
+    for (const [number, expiry, cvc, message] of [
+      ["4111 1111 1111 1111", "12/40", "123", "Use one of the sandbox test cards."],
+      ["4242 4242 4242 4242", "01/20", "123", "Enter a future expiry date as MM/YY."],
+      ["4242 4242 4242 4242", "12/40", "12", "Enter the 3 or 4 digits of the CVC."],
+    ] as const) {
+      const reply = await payWithCard(init_point, number, expiry, cvc);
+      expect(reply.statusCode).toBe(400);
+      expect(reply.body).toContain(message);
+    }
+    expect((await payWithCard(init_point, "4242424242424242")).statusCode).toBe(303);
+    expect((await payWithCard(init_point, "4242424242424242")).statusCode).toBe(409);
+    expect((await t.app.inject({ url: "/pay/sandbox/sbx_ch_unknown" })).statusCode).toBe(404);
+    const spanish = await t.app.inject({
+      url: new URL(init_point).pathname,
+      headers: { "accept-language": "es-AR,es;q=0.9" },
+    });
+    expect(spanish.body).toContain("Este pago ya está hecho.");
+  });
+});

@@ -1,0 +1,87 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorSchema, tokenExpiredSchema } from "@voltio/domain/http";
+import {
+  feedbackQuerySchema,
+  feedbackReplySchema,
+  payBodySchema,
+  payReplySchema,
+} from "@voltio/domain/payments";
+import type { Db } from "../../db/client";
+import { NotAllowed, NotFound } from "../../errors";
+import { signedIn } from "../../http/access";
+import { BEARER, keepRepliesPrivate } from "../../http/private-replies";
+import type { PaymentProvider } from "../../integrations/payments/provider";
+import { settlePayment, startCheckout } from "./service";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: z.union([errorSchema, tokenExpiredSchema]),
+  404: errorSchema,
+};
+
+export interface PaymentRoutesDeps {
+  db: Db;
+  provider: PaymentProvider;
+  /** The store's public address: a checkout's return address must be the store itself. */
+  publicUrl: string;
+}
+
+/**
+ * POST /{provider}/pay and GET /{provider}/feedback (SPEC.md §7 Payment; DESIGN.md §5), under the configured
+ * provider's name only.
+ */
+export function paymentRoutes({ db, provider, publicUrl }: PaymentRoutesDeps): FastifyPluginAsyncZod {
+  const shopper = (request: FastifyRequest) => {
+    const caller = signedIn(request);
+    if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");
+    return caller;
+  };
+  return async (app) => {
+    keepRepliesPrivate(app);
+
+    app.post(
+      `/${provider.name}/pay`,
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["payments"],
+          summary:
+            "Start paying everything the caller has pending; the charge is built from the server's prices",
+          security: BEARER,
+          body: payBodySchema,
+          response: { 200: payReplySchema, ...errors },
+        },
+      },
+      async (request) => {
+        const origins = [publicUrl, `${request.protocol}://${request.host}`].map(
+          (url) => new URL(url).origin,
+        );
+        return startCheckout({ db, provider }, shopper(request).id, request.body, origins);
+      },
+    );
+
+    app.get(
+      `/${provider.name}/feedback`,
+      {
+        config: { access: "user" },
+        schema: {
+          tags: ["payments"],
+          summary:
+            "What became of a payment, verified with the provider; an approved one finishes the orders",
+          security: BEARER,
+          querystring: feedbackQuerySchema,
+          response: { 200: feedbackReplySchema, ...errors },
+        },
+      },
+      async (request) => {
+        const caller = shopper(request);
+        const payment = await provider.paymentFromReturn(request.query);
+        if (!payment) throw new NotFound("Payment Not Found");
+        return settlePayment(db, provider, payment, { userId: caller.id });
+      },
+    );
+  };
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { idSchema, lineSchema } from "./http";
+
+/** Card payments (SPEC.md §4 Payment, §7 Payment; DESIGN.md §4–5). */
+export const PAYMENT_PROVIDERS = ["sandbox", "mercadopago", "stripe"] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+/**
+ * POST /{provider}/pay. SPEC.md's client sends the items it shows and the page's address; the server charges
+ * what the shopper has pending from its own books, so `items` is read only as far as it must be well formed.
+ */
+export const payBodySchema = z.object({
+  items: z
+    .array(
+      z.object({
+        title: z.unknown().optional(),
+        amount: z.unknown().optional(),
+        price: z.unknown().optional(),
+      }),
+    )
+    .max(500, "must list at most 500 items")
+    .optional(),
+  baseURL: z.url({ error: "must be the store's address, such as https://shop.example.com" }).max(2000),
+  /** The address to ship to (one of the shopper's); the first one when not given. */
+  directionId: idSchema.optional(),
+});
+export type PayBody = z.infer<typeof payBodySchema>;
+
+export const payReplySchema = z.object({
+  id: z.string().describe("The provider's checkout id (preference, session or sandbox charge)"),
+  init_point: z.string().describe("Where to send the shopper to pay"),
+});
+export type PayReply = z.infer<typeof payReplySchema>;
+
+/**
+ * What the store decided about a payment: `approved` finished the orders; `refund_needed` (paid, but the
+ * stock was gone or the orders were paid already) and `amount_mismatch` wait for the admin.
+ */
+export const PAYMENT_OUTCOMES = [
+  "approved",
+  "pending",
+  "rejected",
+  "refund_needed",
+  "amount_mismatch",
+] as const;
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
+
+/** GET /{provider}/feedback: the payment as the server verified it with the provider. */
+export const feedbackReplySchema = z.object({
+  Status: z.enum(PAYMENT_OUTCOMES),
+  Payment: z.string().describe("The provider's payment id"),
+});
+export type FeedbackReply = z.infer<typeof feedbackReplySchema>;
+
+/** The return page's query string: each provider names its payment id its own way. */
+export const feedbackQuerySchema = z.object({
+  payment_id: lineSchema(200).optional(),
+  collection_id: lineSchema(200).optional(),
+  session_id: lineSchema(200).optional(),
+  status: lineSchema(100).optional(),
+  external_reference: lineSchema(200).optional(),
+  preference_id: lineSchema(200).optional(),
+  merchant_order_id: lineSchema(200).optional(),
+  collection_status: lineSchema(100).optional(),
+  payment_type: lineSchema(100).optional(),
+  site_id: lineSchema(100).optional(),
+  processing_mode: lineSchema(100).optional(),
+  merchant_account_id: lineSchema(200).optional(),
+});
+export type FeedbackQuery = z.infer<typeof feedbackQuerySchema>;
