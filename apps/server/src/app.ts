@@ -112,6 +112,13 @@ export async function buildApp(
     countTtlSeconds: config.catalogCountCacheTtlSeconds,
   });
   const paymentProvider = createPaymentProvider(config, db);
+  // Modules that queue mail (integrations/mail/outbox.ts) get `notifyMail` to call once their transaction
+  // committed; without it, the message still goes out at the next poll.
+  const mail = mailWorker ? startMailWorker({ db, config, log: app.log }) : undefined;
+  app.addHook("onClose", async () => {
+    await mail?.stop();
+  });
+  const notifyMail = () => mail?.notify();
   await app.register(
     async (api) => {
       await api.register(
@@ -124,7 +131,9 @@ export async function buildApp(
       await api.register(
         orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
       );
-      await api.register(paymentRoutes({ db, provider: paymentProvider, publicUrl: config.publicUrl }));
+      await api.register(
+        paymentRoutes({ db, provider: paymentProvider, publicUrl: config.publicUrl, notifyMail }),
+      );
     },
     { prefix: "/api" },
   );
@@ -133,11 +142,5 @@ export async function buildApp(
   await app.register(uploadedFileRoutes({ config }));
   await app.register(webRoutes({ db, config, catalogCache, now }, shell));
 
-  // Modules that queue mail (integrations/mail/outbox.ts) get `mail.notify` to call once their transaction
-  // committed; without it, the message still goes out at the next poll.
-  const mail = mailWorker ? startMailWorker({ db, config, log: app.log }) : undefined;
-  app.addHook("onClose", async () => {
-    await mail?.stop();
-  });
   return app;
 }

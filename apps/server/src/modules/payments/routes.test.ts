@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
-import { bulkOrders, checkouts, orders, products, sandboxCharges } from "../../db/schema";
+import { bulkOrders, checkouts, mailOutbox, orders, products, sandboxCharges } from "../../db/schema";
 
 /**
  * The money path with the built-in sandbox provider (issue 10 points 2–4): pay → the sandbox's card page →
@@ -162,6 +162,20 @@ describe("paying with the sandbox", () => {
       .where(eq(bulkOrders.id, bulk.json<{ id: number }>().id));
     expect(bulkRow!.status).toBe("finished");
     expect((await pay(me)).statusCode).toBe(404);
+
+    // One confirmation, queued with the settlement, however many times the payment was reported.
+    const [checkoutRow] = await t.database.db
+      .select({ id: checkouts.id })
+      .from(checkouts)
+      .where(eq(checkouts.providerCheckoutId, id));
+    const mails = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.dedupeKey, `order-confirmation:checkout:${checkoutRow!.id}`));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain("confirmed");
+    expect(mails[0]!.textBody).toContain("Total: US$ 111.50");
+    expect(mails[0]!.textBody).toContain("Ship to: Córdoba 1234, 2000 Rosario");
   });
 
   it("finishes nothing for a declined or pending card, whatever the return URL says", async () => {
@@ -253,6 +267,15 @@ describe("paying with the sandbox", () => {
       .from(checkouts)
       .where(eq(checkouts.status, "refund_needed"));
     expect(held.length).toBeGreaterThanOrEqual(45);
+    const told = await t.database.db.select({ key: mailOutbox.dedupeKey }).from(mailOutbox);
+    const buyerCheckouts = await t.database.db
+      .select({ id: checkouts.id, status: checkouts.status })
+      .from(checkouts)
+      .where(inArray(checkouts.status, ["paid", "refund_needed"]));
+    for (const { id, status } of buyerCheckouts)
+      expect(told.map((mail) => mail.key)).toContain(
+        `${status === "paid" ? "order-confirmation" : "order-refund"}:checkout:${id}`,
+      );
   });
 });
 

@@ -27,13 +27,20 @@ export interface PaymentRoutesDeps {
   provider: PaymentProvider;
   /** The store's public address: a checkout's return address must be the store itself. */
   publicUrl: string;
+  /** Wakes the mail worker once a settlement queued its message. */
+  notifyMail?: () => void;
 }
 
 /**
  * POST /{provider}/pay and GET /{provider}/feedback (SPEC.md §7 Payment; DESIGN.md §5), under the configured
  * provider's name only.
  */
-export function paymentRoutes({ db, provider, publicUrl }: PaymentRoutesDeps): FastifyPluginAsyncZod {
+export function paymentRoutes({
+  db,
+  provider,
+  publicUrl,
+  notifyMail,
+}: PaymentRoutesDeps): FastifyPluginAsyncZod {
   const shopper = (request: FastifyRequest) => {
     const caller = signedIn(request);
     if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");
@@ -80,7 +87,9 @@ export function paymentRoutes({ db, provider, publicUrl }: PaymentRoutesDeps): F
         const caller = shopper(request);
         const payment = await provider.paymentFromReturn(request.query);
         if (!payment) throw new NotFound("Payment Not Found");
-        return settlePayment(db, provider, payment, { userId: caller.id });
+        const settled = await settlePayment(db, provider, payment, { userId: caller.id });
+        notifyMail?.();
+        return settled;
       },
     );
   };

@@ -14,6 +14,8 @@ import {
 } from "../../db/schema";
 import { InvalidInput, NotFound } from "../../errors";
 import type { PaymentProvider, ProviderPayment } from "../../integrations/payments/provider";
+import { queueMail } from "../../integrations/mail/outbox";
+import { orderConfirmation, refundNotice } from "./order-mail";
 
 /**
  * Checkout and settlement (issue 10; DESIGN.md §4; ADR 0008). A checkout covers everything the shopper has
@@ -244,7 +246,14 @@ export async function settlePayment(
     }
 
     const lines = await tx
-      .select({ id: orders.id, status: orders.status, productId: orders.productId, amount: orders.amount })
+      .select({
+        id: orders.id,
+        status: orders.status,
+        productId: orders.productId,
+        amount: orders.amount,
+        lineTotalCents: orders.lineTotalCents,
+        shippingCostCents: orders.shippingCostCents,
+      })
       .from(orders)
       .where(
         or(
@@ -281,6 +290,7 @@ export async function settlePayment(
       // wait for the admin's refund; the payment stays on record.
       await close("refund_needed");
       await flagOrders(tx, checkout, "refund_needed", "cancelled");
+      await queueMail(tx, refundNotice(checkout, await buyerEmail(tx, checkout.userId), payment.id));
       return reply("refund_needed", payment);
     }
     for (const id of productIds) {
@@ -309,9 +319,26 @@ export async function settlePayment(
     if (checkout.bulkOrderIds.length)
       await tx.update(bulkOrders).set(finished).where(inArray(bulkOrders.id, checkout.bulkOrderIds));
     await close("paid");
+    const titles = await tx
+      .select({ id: products.id, title: products.title })
+      .from(products)
+      .where(inArray(products.id, productIds));
+    const titleOf = new Map(titles.map((row) => [row.id, row.title]));
+    await queueMail(
+      tx,
+      orderConfirmation(
+        checkout,
+        await buyerEmail(tx, checkout.userId),
+        payment.id,
+        lines.map((line) => ({ ...line, title: titleOf.get(line.productId) ?? "" })),
+      ),
+    );
     return reply("approved", payment);
   });
 }
+
+const buyerEmail = async (tx: Db, userId: number) =>
+  (await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)))[0]!.email;
 
 /** Orders of a checkout that took money but can't be finished: they stand out for the admin. */
 async function flagOrders(
