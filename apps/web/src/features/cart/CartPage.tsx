@@ -16,6 +16,7 @@ import { showToast } from "@/components/ui/toast";
 import { CartLineItem } from "./CartLineItem";
 import { cartSummary, dollarsText } from "./cart-summary";
 import { ListIllustration } from "./ListIllustration";
+import { LoadError } from "@/components/LoadError";
 
 /**
  * /cart (SPEC.md §2 Cart, §4): the lines with their amounts and prices, the summary, where to ship and Buy
@@ -66,12 +67,7 @@ export function CartPage() {
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight text-ink">{t("cart.title")}</h1>
       {isError ? (
-        <div role="alert" className="py-16 text-center">
-          <p className="font-semibold text-ink">{t("common.loadError")}</p>
-          <Button size="md" onClick={() => void refetch()} className="mt-4">
-            {t("common.retry")}
-          </Button>
-        </div>
+        <LoadError onRetry={() => void refetch()} className="py-16" />
       ) : isPending ? (
         <div role="status" aria-busy="true" className="grid gap-6 lg:grid-cols-[1fr_22rem]">
           <span className="sr-only">{t("common.loading")}</span>

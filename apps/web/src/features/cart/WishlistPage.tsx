@@ -17,6 +17,7 @@ import { ProductTileSkeleton } from "@/components/ui/Skeleton";
 import { showToast } from "@/components/ui/toast";
 import { dollarsText } from "./cart-summary";
 import { ListIllustration } from "./ListIllustration";
+import { LoadError } from "@/components/LoadError";
 
 /**
  * /wishlist (SPEC.md §2 Wishlist): a card per wished product with Buy and Add to cart. A signed-in shopper's
@@ -65,12 +66,7 @@ export function WishlistPage() {
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight text-ink">{t("wishlist.title")}</h1>
       {isError ? (
-        <div role="alert" className="py-16 text-center">
-          <p className="font-semibold text-ink">{t("common.loadError")}</p>
-          <Button size="md" onClick={() => void refetch()} className="mt-4">
-            {t("common.retry")}
-          </Button>
-        </div>
+        <LoadError onRetry={() => void refetch()} className="py-16" />
       ) : isPending ? (
         <div role="status" aria-busy="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <span className="sr-only">{t("common.loading")}</span>

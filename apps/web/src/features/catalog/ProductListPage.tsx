@@ -15,6 +15,7 @@ import { FilterPanel } from "./FilterPanel";
 import { filtersFrom } from "./listing-query";
 import { NoResults } from "./NoResults";
 import { Pagination } from "./Pagination";
+import { LoadError } from "@/components/LoadError";
 
 /** SPEC.md §2, §9: a loading skeleton of 10 cards. */
 export const LISTING_SKELETON_CARDS = 10;
@@ -115,11 +116,8 @@ export function ProductListPage() {
             {t("listing.results")}
           </h2>
           {products.isError && data === undefined ? (
-            <Card role="alert" className="p-8 text-center">
-              <p className="font-semibold text-ink">{t("common.loadError")}</p>
-              <Button size="md" onClick={() => void products.refetch()} className="mt-4">
-                {t("common.retry")}
-              </Button>
+            <Card className="p-8">
+              <LoadError onRetry={() => void products.refetch()} />
             </Card>
           ) : !showGrid ? (
             <div className={gridClass} data-testid="listing-skeleton">

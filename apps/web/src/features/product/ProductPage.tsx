@@ -6,7 +6,6 @@ import { ApiError } from "@/api/client";
 import { usePricingContext, useProduct } from "@/api/catalog";
 import { NotFoundPage } from "@/app/NotFoundPage";
 import { ListToggleButton } from "@/components/ListToggleButton";
-import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { usePageTitle } from "@/components/page-title";
 import { DiscountBadge } from "@/components/ui/DiscountBadge";
@@ -19,6 +18,7 @@ import { RelatedProducts } from "./RelatedProducts";
 import { ReviewsSection } from "./ReviewsSection";
 import { StockText } from "./StockText";
 import { categoryListingPath } from "@/app/paths";
+import { LoadError } from "@/components/LoadError";
 
 function ProductSkeleton() {
   return (
@@ -48,14 +48,7 @@ export function ProductPage() {
     return <NotFoundPage message={t("product.notFound")} />;
   }
   if (error) {
-    return (
-      <div role="alert" className="mx-auto max-w-md py-20 text-center">
-        <p className="font-semibold text-ink">{t("common.loadError")}</p>
-        <Button size="md" onClick={() => void refetch()} className="mt-4">
-          {t("common.retry")}
-        </Button>
-      </div>
-    );
+    return <LoadError onRetry={() => void refetch()} className="mx-auto max-w-md py-20" />;
   }
   if (isPending) return <ProductSkeleton />;
 
