@@ -74,3 +74,10 @@ export function signedIn(request: FastifyRequest): Caller {
   if (!request.caller) throw new NotSignedIn("You must be logged in");
   return request.caller;
 }
+
+/** The caller of a buying route (lists, orders, payments): admins can't buy (SPEC.md §6). */
+export function signedInShopper(request: FastifyRequest): Caller {
+  const caller = signedIn(request);
+  if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");
+  return caller;
+}

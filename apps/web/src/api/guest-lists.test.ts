@@ -7,17 +7,10 @@ import {
   removeFromGuestList,
   toggleInGuestList,
 } from "./guest-lists";
+import { productSnapshot } from "@/test/products";
 
-const product = (id: number) => ({
-  id,
-  title: `Product ${id}`,
-  price: 10 * id,
-  shippingCost: 2,
-  stock: 5,
-  description: "A product.",
-  images: [{ url: `/illustrations/mouse/${id}.svg`, altText: `Product ${id}` }],
-  sales: { productSales: [], categorySales: [] },
-});
+const product = (id: number) =>
+  productSnapshot(id, { images: [{ url: `/illustrations/mouse/${id}.svg`, altText: `Product ${id}` }] });
 
 afterEach(() => localStorage.clear());
 

@@ -2,20 +2,10 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "./client";
 import type { GuestLine } from "./guest-lists";
 import { mergeOutcome, mergePlan } from "./login-merge";
-
-const product = (id: number) => ({
-  id,
-  title: `Product ${id}`,
-  price: 10 * id,
-  shippingCost: 2,
-  stock: 5,
-  description: "A product.",
-  images: [],
-  sales: { productSales: [], categorySales: [] },
-});
+import { productSnapshot } from "@/test/products";
 
 const line = (productId: number, amount = 1): GuestLine => ({
-  ...product(productId),
+  ...productSnapshot(productId),
   productId,
   status: "inCart",
   amount,

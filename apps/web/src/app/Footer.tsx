@@ -7,6 +7,7 @@ import { useNetworks } from "@/api/catalog";
 import { tokens } from "@/api/tokens";
 import { LazyNoticeDialog } from "@/components/LazyNoticeDialog";
 import { FacebookIcon, InstagramIcon, TwitterIcon } from "@/components/ui/BrandIcons";
+import { textLinkClass } from "@/components/ui/text-link";
 
 export const SUPPORT_EMAIL = "support@voltio.test";
 
@@ -24,8 +25,7 @@ export function followLinks(networks: Networks | undefined) {
   }));
 }
 
-const linkClass =
-  "rounded text-sm text-muted transition hover:text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+const linkClass = `text-sm text-muted transition ${textLinkClass}`;
 
 /** About us, Follow us, 'Need help? Contact us', My account and the 2022 copyright (SPEC.md §2). */
 export function Footer() {

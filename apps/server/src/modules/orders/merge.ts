@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { ListMerge, ListMergeReply, ListStatus, OrderLine } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
-import { listMerges, orders, products } from "../../db/schema";
+import { listMerges, orders } from "../../db/schema";
 import { lineColumns } from "./service";
+import { lockStock } from "../catalog/stock";
 
 /**
  * POST /order/merge (SPEC.md §4 Login, issue 9 point 3): a guest's cart and wishlist joined to the shopper's
@@ -32,15 +33,9 @@ export async function mergeGuestLists(db: Db, userId: number, input: ListMerge):
       wanted.set(`inWishList:${productId}`, { status: "inWishList", productId, amount: 1 });
     if (wanted.size === 0) return { msg: "Nothing to merge", repeated: false, lines: [], refused: [] };
 
-    // Products locked in id order, as every other stock check does: adds of the same product take turns.
-    const productIds = [...new Set([...wanted.values()].map((line) => line.productId))].sort((a, b) => a - b);
-    const rows = await tx
-      .select({ id: products.id, stock: products.stock, deletedAt: products.deletedAt })
-      .from(products)
-      .where(inArray(products.id, productIds))
-      .orderBy(asc(products.id))
-      .for("update");
-    const stockOf = new Map(rows.filter((row) => !row.deletedAt).map((row) => [row.id, row.stock]));
+    // Locked like every other stock check: adds of the same product take turns.
+    const productIds = [...new Set([...wanted.values()].map((line) => line.productId))];
+    const locked = await lockStock(tx, productIds);
     const existing = await tx
       .select({ id: orders.id, status: orders.status, amount: orders.amount, productId: orders.productId })
       .from(orders)
@@ -57,11 +52,12 @@ export async function mergeGuestLists(db: Db, userId: number, input: ListMerge):
     const lines: OrderLine[] = [];
     const refused: ListMergeReply["refused"] = [];
     for (const [key, guest] of wanted) {
-      const stock = stockOf.get(guest.productId);
-      if (stock === undefined) {
+      const product = locked.get(guest.productId);
+      if (!product || product.retired) {
         refused.push({ status: guest.status, productId: guest.productId, error: "Product Not Found" });
         continue;
       }
+      const stock = product.stock;
       if (stock <= 0) {
         refused.push({ status: guest.status, productId: guest.productId, error: "Out of stock" });
         continue;

@@ -1,7 +1,6 @@
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorSchema, idParamSchema, messageReplySchema, tokenExpiredSchema } from "@voltio/domain/http";
+import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/http";
 import {
   bulkOrderListSchema,
   bulkOrderReplySchema,
@@ -18,9 +17,7 @@ import {
 } from "@voltio/domain/orders";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
-import { NotAllowed } from "../../errors";
-import { signedIn } from "../../http/access";
-import type { Caller } from "../auth/access-token";
+import { signedInShopper } from "../../http/access";
 import type { TtlCache } from "../catalog/cache";
 import type { CatalogReference } from "../catalog/service";
 import {
@@ -32,14 +29,11 @@ import {
   updateOrder,
   type PricingContext,
 } from "./service";
-import { BEARER, keepRepliesPrivate } from "../../http/private-replies";
+import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import { mergeGuestLists } from "./merge";
 
 const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: z.union([errorSchema, tokenExpiredSchema]),
-  404: errorSchema,
+  ...SIGNED_IN_ERRORS,
   409: errorSchema.extend({ stock: z.number().int().optional() }),
 };
 
@@ -62,11 +56,6 @@ export function orderRoutes({
   storeTimeZone,
   now = () => new Date(),
 }: OrderRoutesDeps): FastifyPluginAsyncZod {
-  const shopper = (request: FastifyRequest): Caller => {
-    const caller = signedIn(request);
-    if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");
-    return caller;
-  };
   const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone, now()) });
 
   return async (app) => {
@@ -86,7 +75,7 @@ export function orderRoutes({
         },
       },
       async (request, reply) => {
-        const caller = shopper(request);
+        const caller = signedInShopper(request);
         return reply.code(201).send(await addToList(db, caller.id, request.body, pricing()));
       },
     );
@@ -104,7 +93,7 @@ export function orderRoutes({
           response: { 200: listMergeReplySchema, ...errors },
         },
       },
-      async (request) => mergeGuestLists(db, shopper(request).id, request.body),
+      async (request) => mergeGuestLists(db, signedInShopper(request).id, request.body),
     );
 
     app.get(
@@ -119,7 +108,7 @@ export function orderRoutes({
           response: { 200: orderedProductListSchema, ...errors },
         },
       },
-      async (request) => listOrders(db, shopper(request).id, request.query.status, pricing()),
+      async (request) => listOrders(db, signedInShopper(request).id, request.query.status, pricing()),
     );
 
     app.put(
@@ -136,7 +125,8 @@ export function orderRoutes({
           response: { 200: orderUpdateReplySchema, ...errors },
         },
       },
-      async (request) => updateOrder(db, shopper(request).id, request.params.id, request.body, pricing()),
+      async (request) =>
+        updateOrder(db, signedInShopper(request).id, request.params.id, request.body, pricing()),
     );
 
     app.delete(
@@ -152,7 +142,7 @@ export function orderRoutes({
         },
       },
       async (request) => {
-        await deleteOrder(db, shopper(request).id, request.params.id);
+        await deleteOrder(db, signedInShopper(request).id, request.params.id);
         return { msg: "Order deleted" };
       },
     );
@@ -170,7 +160,7 @@ export function orderRoutes({
         },
       },
       async (request, reply) => {
-        const caller = shopper(request);
+        const caller = signedInShopper(request);
         return reply.code(201).send(await createBulkOrder(db, caller.id, request.body, pricing()));
       },
     );
@@ -188,7 +178,7 @@ export function orderRoutes({
         },
       },
       async (request) =>
-        listBulkOrders(db, shopper(request).id, { statuses: request.query.status }, pricing()),
+        listBulkOrders(db, signedInShopper(request).id, { statuses: request.query.status }, pricing()),
     );
   };
 }

@@ -14,10 +14,11 @@ import type {
 import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import type { Weekday } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
-import { bulkOrders, orders, products } from "../../db/schema";
+import { bulkOrders, orders } from "../../db/schema";
 import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { TtlCache } from "../catalog/cache";
 import { productsByIds, type CatalogReference } from "../catalog/service";
+import { lockStock, sellable } from "../catalog/stock";
 
 /**
  * A shopper's order lines (SPEC.md §4, §7 Orders; DESIGN.md §4–5). Every write that checks a line against
@@ -40,14 +41,8 @@ export const lineColumns = {
 
 /** The product's row, locked until the transaction ends; a retired product counts as out of stock. */
 async function lockProduct(tx: Db, productId: number) {
-  const [product] = await tx
-    .select({ stock: products.stock, deletedAt: products.deletedAt })
-    .from(products)
-    .where(eq(products.id, productId))
-    .for("update");
-  return product
-    ? { stock: product.deletedAt ? 0 : product.stock, retired: product.deletedAt !== null }
-    : null;
+  const locked = (await lockStock(tx, [productId])).get(productId);
+  return locked ? { stock: sellable(locked), retired: locked.retired } : null;
 }
 
 const tooMany = (stock: number) =>
@@ -334,14 +329,8 @@ export async function createBulkOrder(
       .from(orders)
       .where(and(inArray(orders.id, input.orderIds), eq(orders.userId, userId)));
     if (owned.length !== input.orderIds.length) throw new NotFound("Order Not Found");
-    // Products locked in id order, so two bulk orders sharing products can't wait on each other.
-    const productIds = [...new Set(owned.map((line) => line.productId))].sort((a, b) => a - b);
-    const stocks = await tx
-      .select({ id: products.id, stock: products.stock, deletedAt: products.deletedAt })
-      .from(products)
-      .where(inArray(products.id, productIds))
-      .orderBy(asc(products.id))
-      .for("update");
+    const productIds = [...new Set(owned.map((line) => line.productId))];
+    const stocks = await lockStock(tx, productIds);
     const lines = await tx
       .select(lineColumns)
       .from(orders)
@@ -351,9 +340,8 @@ export async function createBulkOrder(
     if (lines.some((line) => line.status !== "inCart")) {
       throw new InvalidInput("orderIds", "must all be cart lines");
     }
-    const stockOf = new Map(stocks.map((row) => [row.id, row.deletedAt ? 0 : row.stock]));
     for (const line of lines) {
-      const stock = stockOf.get(line.productId) ?? 0;
+      const stock = sellable(stocks.get(line.productId));
       if (line.amount > stock) throw tooMany(stock);
     }
     const { products: found, globalSales } = await productsByIds(tx, productIds, pricing.reference);

@@ -16,6 +16,7 @@ import { InvalidInput, NotFound } from "../../errors";
 import type { PaymentProvider, ProviderPayment } from "../../integrations/payments/provider";
 import { queueMail } from "../../integrations/mail/outbox";
 import { orderConfirmation, refundNotice } from "./order-mail";
+import { lockStock } from "../catalog/stock";
 
 /**
  * Checkout and settlement (issue 10; DESIGN.md §4; ADR 0008). A checkout covers everything the shopper has
@@ -128,7 +129,6 @@ export async function startCheckout(
     return { id: open.providerCheckoutId, init_point: open.initPoint };
   }
 
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   const checkout = await db.transaction(async (tx) => {
     // One open checkout per shopper: an older one (other orders, another address) can't be paid any more.
     await tx
@@ -162,7 +162,7 @@ export async function startCheckout(
       { title: "shippingCost", amount: 1, unitPriceCents: shippingCents },
     ],
     amountCents,
-    payerEmail: user?.email ?? "",
+    payerEmail: await buyerEmail(db, userId),
     successUrl: `${baseUrl}/purchase/success`,
     failureUrl: `${baseUrl}/purchase/failure`,
   });
@@ -275,16 +275,9 @@ export async function settlePayment(
     // Stock taken per product, summed, in product id order (two settlements never wait on each other).
     const needed = new Map<number, number>();
     for (const line of lines) needed.set(line.productId, (needed.get(line.productId) ?? 0) + line.amount);
-    const productIds = [...needed.keys()].sort((a, b) => a - b);
-    const stocks = await tx
-      .select({ id: products.id, stock: products.stock })
-      .from(products)
-      .where(inArray(products.id, productIds))
-      .orderBy(asc(products.id))
-      .for("update");
-    const enough = productIds.every(
-      (id) => (stocks.find((row) => row.id === id)?.stock ?? 0) >= needed.get(id)!,
-    );
+    const productIds = [...needed.keys()];
+    const stocks = await lockStock(tx, productIds);
+    const enough = productIds.every((id) => (stocks.get(id)?.stock ?? 0) >= needed.get(id)!);
     if (!enough) {
       // Paid, but another buyer took the last units first: the orders leave the checkout, cancelled, and
       // wait for the admin's refund; the payment stays on record.

@@ -9,7 +9,7 @@ import {
   userSummarySchema,
   userUpdateSchema,
 } from "@voltio/domain/account";
-import { errorSchema, idParamSchema, messageReplySchema, tokenExpiredSchema } from "@voltio/domain/http";
+import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/http";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { signedIn } from "../../http/access";
@@ -24,13 +24,10 @@ import {
   registerUser,
   updateUser,
 } from "./service";
-import { BEARER, keepRepliesPrivate } from "../../http/private-replies";
+import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: z.union([errorSchema, tokenExpiredSchema]),
-  404: errorSchema,
+  ...SIGNED_IN_ERRORS,
   409: errorSchema,
   429: errorSchema,
 };

@@ -5,6 +5,7 @@ import type { ListLine } from "@/api/list-lines";
 import { DiscountBadge } from "@/components/ui/DiscountBadge";
 import { IconButton } from "@/components/ui/IconButton";
 import { dollarsText } from "./cart-summary";
+import { textLinkClass } from "@/components/ui/text-link";
 
 interface CartLineItemProps {
   line: ListLine;
@@ -34,10 +35,7 @@ export function CartLineItem({ line, onChangeAmount, onRemove }: CartLineItemPro
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <div className="flex items-start gap-2">
           <h2 className="min-w-0 flex-1 pt-1 text-sm leading-5 font-medium text-ink sm:text-base">
-            <Link
-              to={productPath}
-              className="line-clamp-2 rounded hover:text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-            >
+            <Link to={productPath} className={`line-clamp-2 ${textLinkClass}`}>
               {line.title}
             </Link>
           </h2>

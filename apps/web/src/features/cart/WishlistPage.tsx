@@ -18,6 +18,7 @@ import { showToast } from "@/components/ui/toast";
 import { dollarsText } from "./cart-summary";
 import { ListIllustration } from "./ListIllustration";
 import { LoadError } from "@/components/LoadError";
+import { textLinkClass } from "@/components/ui/text-link";
 
 /**
  * /wishlist (SPEC.md §2 Wishlist): a card per wished product with Buy and Add to cart. A signed-in shopper's
@@ -145,10 +146,7 @@ function WishlistCard({ line, onRemove, onAddToCart, onBuy, buyDisabled }: Wishl
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h2 className="line-clamp-2 text-sm leading-5 font-medium text-ink sm:text-base">
-          <Link
-            to={productPath}
-            className="rounded hover:text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-          >
+          <Link to={productPath} className={textLinkClass}>
             {line.title}
           </Link>
         </h2>

@@ -11,6 +11,7 @@ import { buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
+import { textLinkClass } from "@/components/ui/text-link";
 
 const PENDING = ["pending"] as const;
 
@@ -114,10 +115,7 @@ function PendingLines({ lines, onRemove }: PendingLinesProps) {
             className="h-16 w-16 shrink-0 rounded-lg bg-accent-soft object-contain"
           />
           <div className="flex min-w-0 flex-1 flex-col text-sm">
-            <Link
-              to={`/product/${product.id}`}
-              className="line-clamp-2 rounded text-ink hover:text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-            >
+            <Link to={`/product/${product.id}`} className={`line-clamp-2 text-ink ${textLinkClass}`}>
               {product.title}
             </Link>
             <span className="text-muted">{t("purchases.amount", { count: order.amount })}</span>
