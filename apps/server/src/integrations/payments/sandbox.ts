@@ -135,7 +135,7 @@ input{width:100%;box-sizing:border-box;margin-top:.3rem;padding:.6rem;font:inher
 .row{display:flex;gap:1rem}.row>div{flex:1}
 button{margin-top:1.5rem;width:100%;padding:.8rem;font:inherit;font-weight:700;border:0;border-radius:.6rem;background:#4f46e5;color:#fff;cursor:pointer}
 button:focus-visible,input:focus-visible{outline:3px solid #818cf8;outline-offset:2px}
-.error{color:#dc2626;font-weight:600}.small{font-size:.85rem;opacity:.8}
+.error{color:light-dark(#b91c1c,#fca5a5);font-weight:600}.small{font-size:.85rem;opacity:.8}
 </style></head><body><main>${body}</main></body></html>`;
 }
 
