@@ -122,7 +122,14 @@ export async function buildApp(
   await app.register(
     async (api) => {
       await api.register(
-        catalogRoutes({ db, cache: catalogCache, identify, storeTimeZone: config.storeTimeZone, now }),
+        catalogRoutes({
+          db,
+          cache: catalogCache,
+          identify,
+          storeTimeZone: config.storeTimeZone,
+          paymentProvider: paymentProvider.name,
+          now,
+        }),
       );
       await api.register(authRoutes({ db, config }));
       await api.register(userRoutes({ db, config }));

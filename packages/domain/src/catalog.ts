@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYMENT_PROVIDERS } from "./payments";
 import { idSchema, integerInput, lineSchema, numberInput, queryBooleanSchema } from "./http";
 import { SALE_DAYS } from "./weekday";
 
@@ -92,5 +93,6 @@ export const storeInfoSchema = z.object({
   currency: z.literal("USD"),
   timeZone: z.string(),
   today: z.enum(["sun", "mon", "tue", "wed", "thu", "fri", "sat"]),
+  paymentProvider: z.enum(PAYMENT_PROVIDERS),
 });
 export type StoreInfo = z.infer<typeof storeInfoSchema>;

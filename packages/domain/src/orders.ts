@@ -146,6 +146,12 @@ export const productOrderSchema = z.object({
   lineTotal: z.number().describe("US dollars for the line, 'on Nth unit' sales applied"),
   shipping: z.number().describe("US dollars"),
   salePercentage: z.number().int().nullable(),
+  discountedUnits: z
+    .number()
+    .int()
+    .describe(
+      "Units at the 'on Nth unit' discount (0 without one): the checkout shows them on a line of their own",
+    ),
 });
 export type ProductOrder = z.infer<typeof productOrderSchema>;
 

@@ -45,10 +45,39 @@ export const PAYMENT_OUTCOMES = [
 ] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 
-/** GET /{provider}/feedback: the payment as the server verified it with the provider. */
+/** What an approved payment bought: the /purchase/success screen's summary. */
+export const orderSummarySchema = z.object({
+  items: z.array(
+    z.object({
+      title: z.string(),
+      amount: z.number().int(),
+      unitPrice: z.number().describe("US dollars"),
+      discountPercentage: z.number().int().nullable(),
+    }),
+  ),
+  products: z.number().describe("US dollars"),
+  shipping: z.number().describe("US dollars"),
+  total: z.number().describe("US dollars"),
+  address: z.object({
+    city: z.string(),
+    street: z.string(),
+    streetNumber: z.number().int(),
+    floor: z.string().nullable(),
+    unit: z.string().nullable(),
+    postalCode: z.string(),
+  }),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+/**
+ * GET /{provider}/feedback: the payment as the server verified it with the provider (SPEC.md §7: Status and
+ * Payment), with what it bought once approved and the provider's reason for a decline.
+ */
 export const feedbackReplySchema = z.object({
   Status: z.enum(PAYMENT_OUTCOMES),
   Payment: z.string().describe("The provider's payment id"),
+  order: orderSummarySchema.optional(),
+  reason: z.string().optional().describe("Why the provider declined the payment, in its words"),
 });
 export type FeedbackReply = z.infer<typeof feedbackReplySchema>;
 

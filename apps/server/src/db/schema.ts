@@ -276,6 +276,8 @@ export const orders = pgTable(
     lineTotalCents: integer("line_total_cents"),
     shippingCostCents: integer("shipping_cost_cents"),
     salePercentage: integer("sale_percentage"),
+    /** Units sold at the 'on Nth unit' discount: the checkout charges them as a line of their own. */
+    discountedUnits: integer("discounted_units"),
     purchaseId: text("purchase_id"),
     bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
     serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),

@@ -1,3 +1,5 @@
+import type { PaymentProviderName } from "@voltio/domain/payments";
+
 /**
  * What the store needs from a payment company (DESIGN.md §2 integrations): make a hosted checkout for an
  * amount, and tell what became of a payment. The store decides nothing from what the browser says; it asks
@@ -27,11 +29,13 @@ export interface ProviderPayment {
   amountCents: number;
   /** The store's checkout id given at checkout time. */
   reference: string;
+  /** Why a rejected payment was declined, in the provider's words. */
+  declineReason?: string;
   raw: unknown;
 }
 
 export interface PaymentProvider {
-  readonly name: string;
+  readonly name: PaymentProviderName;
   createCheckout(request: CheckoutRequest): Promise<ProviderCheckout>;
   /** The payment named by the return page's query string, looked up with the provider; null when unknown. */
   paymentFromReturn(query: Record<string, string | undefined>): Promise<ProviderPayment | null>;

@@ -47,6 +47,7 @@ export function sandboxProvider(db: Db): PaymentProvider {
         status: charge.status as ProviderPayment["status"],
         amountCents: charge.amountCents,
         reference: charge.reference,
+        declineReason: charge.declineReason ?? undefined,
         raw: { charge: charge.id, status: charge.status, declineReason: charge.declineReason },
       };
     },

@@ -17,6 +17,7 @@ import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { NotFound } from "../../errors";
 import type { Identify } from "../../http/access";
+import type { PaymentProviderName } from "@voltio/domain/payments";
 import { replyKey, type CatalogCache } from "./cache";
 import { getNetworks, getProduct, listCategories, listProducts, listSales } from "./service";
 
@@ -26,6 +27,8 @@ export interface CatalogRoutesDeps {
   /** Only the admin's listing with out-of-stock products looks at who is asking. */
   identify: Identify;
   storeTimeZone: string;
+  /** Who takes card payments: the checkout calls /{provider}/pay. */
+  paymentProvider: PaymentProviderName;
   /** The clock the store's weekday is read by; tests set the day. */
   now?: () => Date;
 }
@@ -36,6 +39,7 @@ export function catalogRoutes({
   cache,
   identify,
   storeTimeZone,
+  paymentProvider,
   now = () => new Date(),
 }: CatalogRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -132,7 +136,8 @@ export function catalogRoutes({
         config: { access: "public" },
         schema: {
           tags: ["catalogue"],
-          summary: "The store's currency, time zone and today's weekday there (which sales run)",
+          summary:
+            "The store's currency, time zone, today's weekday there (which sales run) and payment provider",
           response: { 200: storeInfoSchema },
         },
       },
@@ -142,6 +147,7 @@ export function catalogRoutes({
         currency: "USD" as const,
         timeZone: storeTimeZone,
         today: weekdayIn(storeTimeZone, now()),
+        paymentProvider,
       }),
     );
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import type { SaleTerms } from "@voltio/domain/discount";
+import { discountedUnits, type SaleTerms } from "@voltio/domain/discount";
 import { toCents, toDollars } from "@voltio/domain/money";
 import type {
   BulkOrderInput,
@@ -231,6 +231,7 @@ function snapshotOf(
     lineTotalCents: linePriceCents(price, amount),
     shippingCostCents: toCents(product.shippingCost),
     salePercentage: price.sale?.percentage ?? null,
+    discountedUnits: price.sale && price.sale.productAmount > 0 ? discountedUnits(amount, price.sale) : 0,
   };
 }
 
@@ -276,6 +277,7 @@ const pricedLineColumns = {
   lineTotalCents: orders.lineTotalCents,
   shippingCostCents: orders.shippingCostCents,
   salePercentage: orders.salePercentage,
+  discountedUnits: orders.discountedUnits,
 };
 type PricedLine = Awaited<ReturnType<typeof selectPricedLines>>[number];
 const selectPricedLines = (db: Db) => db.select(pricedLineColumns).from(orders);
@@ -297,6 +299,7 @@ async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext
                 lineTotalCents: line.lineTotalCents,
                 shippingCostCents: line.shippingCostCents,
                 salePercentage: line.salePercentage,
+                discountedUnits: line.discountedUnits ?? 0,
               }
             : snapshotOf(product, globalSales, line.amount, pricing.weekday);
         return {
@@ -308,6 +311,7 @@ async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext
           lineTotal: toDollars(price.lineTotalCents),
           shipping: toDollars(price.shippingCostCents),
           salePercentage: price.salePercentage,
+          discountedUnits: price.discountedUnits,
         };
       }),
   }));

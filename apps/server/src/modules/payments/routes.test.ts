@@ -137,9 +137,12 @@ describe("paying with the sandbox", () => {
     expect(returned.pathname).toBe("/purchase/success");
 
     const replies = await Promise.all(Array.from({ length: 10 }, () => feedback(me, returned)));
-    expect(replies.map((reply) => reply.json())).toEqual(
-      Array(10).fill({ Status: "approved", Payment: returned.searchParams.get("payment_id") }),
-    );
+    for (const reply of replies)
+      expect(reply.json()).toMatchObject({
+        Status: "approved",
+        Payment: returned.searchParams.get("payment_id"),
+        order: { products: 102.5, shipping: 9, total: 111.5, address: { city: "Rosario" } },
+      });
     expect([await stockOf(a), await stockOf(b), await stockOf(c)]).toEqual([8, 9, 1]);
     const rows = await t.database.db
       .select({
@@ -178,6 +181,19 @@ describe("paying with the sandbox", () => {
     expect(mails[0]!.textBody).toContain("Ship to: Córdoba 1234, 2000 Rosario");
   });
 
+  it("charges an 'on Nth unit' discount as a line of its own, with no shipping", async () => {
+    const me = await newShopper();
+    const MOUSE = 11; // Logitech M510, 29.99: every third mouse free in the demo store's sales.
+    await buyNow(me, MOUSE, 3);
+    const reply = await feedback(me, await checkout(me));
+    const { order } = reply.json<{ order: { items: unknown[]; products: number; total: number } }>();
+    expect(order.items).toEqual([
+      { title: expect.any(String), amount: 2, unitPrice: 29.99, discountPercentage: null },
+      { title: expect.any(String), amount: 1, unitPrice: 0, discountPercentage: 100 },
+    ]);
+    expect(order.products).toBe(59.98);
+  });
+
   it("finishes nothing for a declined or pending card, whatever the return URL says", async () => {
     const me = await newShopper();
     const productId = await newProduct();
@@ -185,7 +201,11 @@ describe("paying with the sandbox", () => {
     const declined = await checkout(me, "4000 0000 0000 0002");
     expect(declined.pathname).toBe("/purchase/failure");
     declined.searchParams.set("status", "approved");
-    expect((await feedback(me, declined)).json()).toMatchObject({ Status: "rejected" });
+    expect((await feedback(me, declined)).json()).toEqual({
+      Status: "rejected",
+      Payment: declined.searchParams.get("payment_id"),
+      reason: "Your card was declined.",
+    });
 
     const pending = await checkout(me, "4000000000009995");
     expect((await feedback(me, pending)).json()).toMatchObject({ Status: "pending" });

@@ -10,7 +10,7 @@ import { NotFound } from "../../errors";
 import { signedInShopper } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import type { PaymentProvider } from "../../integrations/payments/provider";
-import { settlePayment, startCheckout } from "./service";
+import { checkoutSummary, settlePayment, startCheckout } from "./service";
 
 const errors = SIGNED_IN_ERRORS;
 
@@ -76,7 +76,8 @@ export function paymentRoutes({
         if (!payment) throw new NotFound("Payment Not Found");
         const settled = await settlePayment(db, provider, payment, { userId: caller.id });
         notifyMail?.();
-        return settled;
+        if (settled.Status !== "approved") return settled;
+        return { ...settled, order: await checkoutSummary(db, Number(payment.reference)) };
       },
     );
   };

@@ -1,5 +1,12 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import type { FeedbackReply, PayBody, PaymentOutcome } from "@voltio/domain/payments";
+import {
+  SHIPPING_ITEM_TITLE,
+  checkoutItems,
+  checkoutTotals,
+  type PendingLine,
+} from "@voltio/domain/checkout";
+import { toDollars } from "@voltio/domain/money";
+import type { FeedbackReply, OrderSummary, PayBody, PaymentOutcome } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import {
   bulkOrders,
@@ -35,8 +42,11 @@ async function pendingOf(db: Db, userId: number) {
       amount: orders.amount,
       productId: orders.productId,
       title: products.title,
+      unitPriceCents: orders.unitPriceCents,
       lineTotalCents: orders.lineTotalCents,
       shippingCostCents: orders.shippingCostCents,
+      salePercentage: orders.salePercentage,
+      discountedUnits: orders.discountedUnits,
     })
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))
@@ -48,8 +58,27 @@ async function pendingOf(db: Db, userId: number) {
       ),
     )
     .orderBy(asc(orders.id));
-  return lines;
+  return lines.map((line) => ({ id: line.id, bulkOrderId: line.bulkOrderId, ...pendingLine(line) }));
 }
+
+/** A pending line's snapshot columns as the checkout rules read them. */
+const pendingLine = (row: {
+  title: string;
+  amount: number;
+  unitPriceCents: number | null;
+  lineTotalCents: number | null;
+  shippingCostCents: number | null;
+  salePercentage: number | null;
+  discountedUnits: number | null;
+}): PendingLine => ({
+  title: row.title,
+  amount: row.amount,
+  unitPriceCents: row.unitPriceCents ?? 0,
+  lineTotalCents: row.lineTotalCents ?? 0,
+  shippingCents: row.shippingCostCents ?? 0,
+  salePercentage: row.salePercentage,
+  discountedUnits: row.discountedUnits ?? 0,
+});
 
 const addressOf = (row: typeof directions.$inferSelect): ShippingAddress => ({
   city: row.city,
@@ -101,9 +130,7 @@ export async function startCheckout(
   const bulkOrderIds = [
     ...new Set(lines.flatMap((line) => (line.bulkOrderId === null ? [] : [line.bulkOrderId]))),
   ];
-  const productsCents = lines.reduce((sum, line) => sum + (line.lineTotalCents ?? 0), 0);
-  const shippingCents = lines.reduce((sum, line) => sum + (line.shippingCostCents ?? 0), 0);
-  const amountCents = productsCents + shippingCents;
+  const { shippingCents, totalCents: amountCents } = checkoutTotals(lines);
   const shippingAddress = addressOf(direction);
 
   const [open] = await db
@@ -154,12 +181,12 @@ export async function startCheckout(
     reference: String(checkout.id),
     description: `Voltio order ${checkout.id}`,
     items: [
-      ...lines.map((line) => ({
-        title: line.title,
-        amount: line.amount,
-        unitPriceCents: Math.round((line.lineTotalCents ?? 0) / line.amount),
+      ...lines.flatMap(checkoutItems).map(({ title, amount, unitPriceCents }) => ({
+        title,
+        amount,
+        unitPriceCents,
       })),
-      { title: "shippingCost", amount: 1, unitPriceCents: shippingCents },
+      { title: SHIPPING_ITEM_TITLE, amount: 1, unitPriceCents: shippingCents },
     ],
     amountCents,
     payerEmail: await buyerEmail(db, userId),
@@ -176,7 +203,49 @@ export async function startCheckout(
 const reply = (Status: PaymentOutcome, payment: ProviderPayment): FeedbackReply => ({
   Status,
   Payment: payment.id,
+  ...(Status === "rejected" && payment.declineReason ? { reason: payment.declineReason } : {}),
 });
+
+/** What a checkout bought, as its items were charged: the summary on the payment result screen. */
+export async function checkoutSummary(db: Db, checkoutId: number): Promise<OrderSummary> {
+  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  if (!checkout) throw new NotFound("Payment Not Found");
+  const rows = await db
+    .select({
+      title: products.title,
+      amount: orders.amount,
+      unitPriceCents: orders.unitPriceCents,
+      lineTotalCents: orders.lineTotalCents,
+      shippingCostCents: orders.shippingCostCents,
+      salePercentage: orders.salePercentage,
+      discountedUnits: orders.discountedUnits,
+    })
+    .from(orders)
+    .innerJoin(products, eq(products.id, orders.productId))
+    .where(coveredBy(checkout))
+    .orderBy(asc(orders.id));
+  const lines = rows.map(pendingLine);
+  const totals = checkoutTotals(lines);
+  return {
+    items: lines.flatMap(checkoutItems).map((item) => ({
+      title: item.title,
+      amount: item.amount,
+      unitPrice: toDollars(item.unitPriceCents),
+      discountPercentage: item.discountPercentage,
+    })),
+    products: toDollars(totals.productsCents),
+    shipping: toDollars(totals.shippingCents),
+    total: toDollars(totals.totalCents),
+    address: checkout.shippingAddress,
+  };
+}
+
+/** The order lines a checkout pays: its single lines and the lines of its bulk orders. */
+const coveredBy = (checkout: { orderIds: number[]; bulkOrderIds: number[] }) =>
+  or(
+    checkout.orderIds.length ? inArray(orders.id, checkout.orderIds) : sql`false`,
+    checkout.bulkOrderIds.length ? inArray(orders.bulkOrderId, checkout.bulkOrderIds) : sql`false`,
+  );
 
 /**
  * Records what the provider says of a payment and, when it is approved, settles its checkout in one
@@ -255,12 +324,7 @@ export async function settlePayment(
         shippingCostCents: orders.shippingCostCents,
       })
       .from(orders)
-      .where(
-        or(
-          checkout.orderIds.length ? inArray(orders.id, checkout.orderIds) : sql`false`,
-          checkout.bulkOrderIds.length ? inArray(orders.bulkOrderId, checkout.bulkOrderIds) : sql`false`,
-        ),
-      )
+      .where(coveredBy(checkout))
       .orderBy(asc(orders.id))
       .for("update");
     const stillPending =
