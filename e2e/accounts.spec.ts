@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { expect, expectToastLasts2Seconds, logIn, newShopper, test, type Page } from "./fixtures";
+import { e2eDataDir, expect, expectToastLasts2Seconds, logIn, newShopper, test, type Page } from "./fixtures";
 
 /**
  * Journeys of issue 4: sign-up and login, the profile and its addresses, guards and silent token refresh.
@@ -207,9 +207,8 @@ test("admins see Panel and never the wishlist, cart or purchases icons", async (
 
 /** An HS256 access token like the server's, signed with the e2e server's own secret, already expired. */
 function expiredAccessToken(current: string): string {
-  // The e2e server keeps its generated signing secret beside its database (DATA_DIR, data/e2e by default).
-  const dataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/`, import.meta.url);
-  const secret = readFileSync(new URL("jwt-secret", dataDir), "utf8").trim();
+  // The e2e server keeps its generated signing secret beside its database.
+  const secret = readFileSync(new URL("jwt-secret", e2eDataDir), "utf8").trim();
   const claims = JSON.parse(Buffer.from(current.split(".")[1]!, "base64url").toString()) as Record<
     string,
     unknown

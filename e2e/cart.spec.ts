@@ -1,6 +1,16 @@
-import type { APIRequestContext } from "@playwright/test";
 import { AxeBuilder } from "@axe-core/playwright";
-import { clickForToast, expect, logIn, newShopper, signIn, test, type Page } from "./fixtures";
+import {
+  clickForToast,
+  dollars,
+  expect,
+  linePricer,
+  logIn,
+  newShopper,
+  signIn,
+  test,
+  tokenOf,
+  type Page,
+} from "./fixtures";
 
 /**
  * Issue 9 points 4–5, SPEC.md §2 Cart and Wishlist, §4 Guest amount change and Buy flow: the cart and
@@ -13,20 +23,6 @@ const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 const NEXIGO = { id: 12, title: /^NexiGo N60/, cents: 3999, shipping: "10.00" };
 const COMBO = { id: 7, title: /^Logitech MK345/, cents: 4974, shipping: "15.89" };
 const WEBCAM = { id: 20, title: /^Webcam HD 1080p/, cents: 2799, shipping: "11.50" };
-
-/** What the server charges for a line today: the Friday sale takes 10% off every unit. */
-async function linePricer(request: APIRequestContext) {
-  const { today } = (await (await request.get("/api/store")).json()) as { today: string };
-  return (cents: number, amount: number) =>
-    today === "fri" ? Math.round((cents * amount * 90) / 100) : cents * amount;
-}
-
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
-async function tokenOf(request: APIRequestContext, shopper: { email: string; password: string }) {
-  const reply = await request.post("/api/user/login", { data: shopper });
-  return ((await reply.json()) as { accessToken: string }).accessToken;
-}
 
 /** The cart line whose title matches: the line's own controls are found inside it. */
 const cartLine = (page: Page, title: RegExp) =>

@@ -121,3 +121,22 @@ export async function logIn(page: Page, { email, password }: { email: string; pa
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
 }
+
+/**
+ * What the server charges for a line today, for demo products without sales of their own: the store-wide
+ * Friday sale takes 10% off every unit.
+ */
+export async function linePricer(request: APIRequestContext) {
+  const { today } = (await (await request.get("/api/store")).json()) as { today: string };
+  return (cents: number, amount: number) =>
+    today === "fri" ? Math.round((cents * amount * 90) / 100) : cents * amount;
+}
+
+export const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+export async function tokenOf(request: APIRequestContext, shopper: { email: string; password: string }) {
+  return (await logInByApi(request, shopper)).accessToken;
+}
+
+/** The e2e server's DATA_DIR (its database, generated secrets and the mail it writes as .eml files). */
+export const e2eDataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/`, import.meta.url);

@@ -12,6 +12,7 @@ import PurchasesPage from "./features/account/PurchasesPage";
 import CartPage from "./features/cart/CartPage";
 import WishlistPage from "./features/cart/WishlistPage";
 import CheckoutPage from "./features/checkout/CheckoutPage";
+import PaymentResultPage from "./features/checkout/PaymentResultPage";
 import LoginPage from "./features/auth/LoginPage";
 import HomePage from "./features/catalog/HomePage";
 import ProductListPage from "./features/catalog/ProductListPage";
@@ -37,6 +38,7 @@ const pages: Pages = {
   CartPage,
   WishlistPage,
   CheckoutPage,
+  PaymentResultPage,
   AdminPlaceholder,
   NotFoundPage,
 };

@@ -60,6 +60,7 @@ describe("a signed-in shopper's line, priced by the server", () => {
     lineTotal: 59.98,
     shipping: 12.99,
     salePercentage: 100,
+    discountedUnits: 1,
   };
 
   it("shows the server's prices and finds the sale behind its percentage for the badge", () => {

@@ -24,6 +24,7 @@ export const PURCHASE_STATUSES: readonly OrderStatus[] = [
   "preparing",
   "onDelivery",
   "delivered",
+  "cancelled",
 ];
 
 /** The cart and the wishlist together: what the toggles and the header previews read. */

@@ -18,6 +18,7 @@ export const lazyPages = {
   CartPage: lazy(() => import("@/features/cart/CartPage")),
   WishlistPage: lazy(() => import("@/features/cart/WishlistPage")),
   CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
+  PaymentResultPage: lazy(() => import("@/features/checkout/PaymentResultPage")),
   AdminPlaceholder: lazy(() => import("./AdminPlaceholder")),
   NotFoundPage: lazy(() => import("./NotFoundPage")),
 };
@@ -41,6 +42,8 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
           <Route path="user" element={<pages.ProfilePage />} />
           <Route path="purchases" element={<pages.PurchasesPage />} />
           <Route path="purchase" element={<pages.CheckoutPage />} />
+          <Route path="purchase/success" element={<pages.PaymentResultPage />} />
+          <Route path="purchase/failure" element={<pages.PaymentResultPage />} />
         </Route>
         <Route path="admin" element={<RequireAdmin />}>
           <Route index element={<pages.AdminPlaceholder />} />

@@ -3,38 +3,55 @@ import { useTranslation } from "@/i18n";
 import { buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { ShoppingBag } from "lucide-react";
+import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
 import { formatDollars } from "@voltio/domain/money";
+import { PURCHASE_STATUSES, useBulkOrders } from "@/api/orders";
 import { usePageTitle } from "@/components/page-title";
-import { useOrderList, type OrderProduct } from "./orders";
+import { useOrderList } from "./orders";
 
 /** SPEC.md §9: a purchase heading is the first 24 characters of its local purchase date. */
 const HEADING_LENGTH = 24;
 
-function groupByDate(products: OrderProduct[]) {
-  const groups = new Map<string, { product: OrderProduct; amount: number }[]>();
-  for (const product of products) {
-    for (const order of product.orders?.length ? product.orders : [{ id: 0, amount: 1 }]) {
-      const date = ("localPurchaseDate" in order && order.localPurchaseDate) || "";
-      const heading = date.slice(0, HEADING_LENGTH);
-      groups.set(heading, [...(groups.get(heading) ?? []), { product, amount: order.amount }]);
-    }
+interface Purchase {
+  product: OrderedProduct;
+  order: ProductOrder;
+}
+
+/** Newest purchases first, grouped under their heading. */
+function groupByDate(purchases: Purchase[]) {
+  const groups = new Map<string, Purchase[]>();
+  for (const purchase of [...purchases].sort((a, b) => b.order.id - a.order.id)) {
+    const heading = (purchase.order.localPurchaseDate ?? "").slice(0, HEADING_LENGTH);
+    groups.set(heading, [...(groups.get(heading) ?? []), purchase]);
   }
   return [...groups.entries()];
 }
 
+const purchasesOf = (products: OrderedProduct[]) =>
+  products.flatMap((product) => product.orders.map((order) => ({ product, order })));
+
+const STATUS_STYLE: Record<string, string> = {
+  pending: "bg-surface text-muted",
+  cancelled: "bg-sale/10 text-sale",
+};
+
 /**
- * /purchases (SPEC.md §2, Purchases history), behind the login guard: the shopper's purchases grouped by
- * date. It reads GET /order; until the orders API exists it shows the empty state.
+ * /purchases (SPEC.md §2, Purchases history; issue 10 point 7), behind the login guard: every line the
+ * shopper bought, alone or in a bulk order, grouped by date, each with what it cost and where it stands.
  */
 export function PurchasesPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("purchases.title") }));
-  const { data, isPending } = useOrderList("purchases");
-  const groups = groupByDate(data ?? []);
+  const single = useOrderList("purchases");
+  const bulk = useBulkOrders(PURCHASE_STATUSES);
+  const groups = groupByDate([
+    ...purchasesOf(single.data ?? []),
+    ...(bulk.data ?? []).flatMap((order) => purchasesOf(order.products)),
+  ]);
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight text-ink">{t("purchases.title")}</h1>
-      {isPending ? (
+      {single.isPending || bulk.isPending ? (
         <p role="status" className="text-muted">
           {t("common.loading")}
         </p>
@@ -49,15 +66,15 @@ export function PurchasesPage() {
           </Link>
         </Card>
       ) : (
-        groups.map(([heading, lines]) => (
+        groups.map(([heading, purchases]) => (
           <Card as="section" size="lg" key={heading} aria-label={heading} className="p-5">
             <h2 className="mb-4 font-semibold text-ink">{heading}</h2>
             <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-              {lines.map(({ product, amount }, index) => (
-                <li key={`${product.id}-${index}`}>
+              {purchases.map(({ product, order }) => (
+                <li key={order.id}>
                   <Link
                     to={`/product/${product.id}`}
-                    className="flex gap-3 rounded-2xl border border-line p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                    className="flex h-full gap-3 rounded-2xl border border-line p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
                   >
                     <img
                       src={product.images[0]?.url}
@@ -67,10 +84,15 @@ export function PurchasesPage() {
                       loading="lazy"
                       className="h-16 w-16 shrink-0 rounded-lg object-contain"
                     />
-                    <span className="flex min-w-0 flex-col text-sm">
+                    <span className="flex min-w-0 flex-col items-start gap-0.5 text-sm">
                       <span className="line-clamp-2 text-ink">{product.title}</span>
-                      <span className="font-semibold text-ink">US$ {formatDollars(product.price)}</span>
-                      <span className="text-muted">{t("purchases.amount", { count: amount })}</span>
+                      <span className="font-semibold text-ink">US$ {formatDollars(order.unitPrice)}</span>
+                      <span className="text-muted">{t("purchases.amount", { count: order.amount })}</span>
+                      <span
+                        className={`mt-1 rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[order.status] ?? "bg-accent-soft text-accent-strong"}`}
+                      >
+                        {t(`purchases.status.${order.status}`)}
+                      </span>
                     </span>
                   </Link>
                 </li>

@@ -1,13 +1,23 @@
+import { useId, useState } from "react";
 import { Link, Navigate } from "react-router";
-import { CreditCard, X } from "lucide-react";
-import { useTranslation } from "@/i18n";
+import { CreditCard, Lock, X } from "lucide-react";
+import { useTranslation, type Translate } from "@/i18n";
+import {
+  SHIPPING_ITEM_TITLE,
+  checkoutItems,
+  checkoutTotals,
+  type CheckoutItem,
+  type PendingLine,
+} from "@voltio/domain/checkout";
 import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
-import { formatDollars } from "@voltio/domain/money";
+import { formatDollars, toCents, toDollars } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import { useBulkOrders, useOrders, useRemoveListLine } from "@/api/orders";
+import { startPayment } from "@/api/payments";
 import { useSession } from "@/api/session";
+import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
-import { buttonClass } from "@/components/ui/Button";
+import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
@@ -15,10 +25,35 @@ import { textLinkClass } from "@/components/ui/text-link";
 
 const PENDING = ["pending"] as const;
 
+/** A pending line on the screen: the product, its order line, and the snapshot the charge is built from. */
+interface Line {
+  product: OrderedProduct;
+  order: ProductOrder;
+  pending: PendingLine;
+}
+
+const lineOf = (product: OrderedProduct, order: ProductOrder): Line => ({
+  product,
+  order,
+  pending: {
+    title: product.title,
+    amount: order.amount,
+    unitPriceCents: toCents(order.unitPrice),
+    lineTotalCents: toCents(order.lineTotal),
+    shippingCents: toCents(order.shipping),
+    salePercentage: order.salePercentage,
+    discountedUnits: order.discountedUnits,
+  },
+});
+
+/** SPEC.md §7: the page's address minus its last 9 characters ('/purchase'), where the shopper comes back. */
+const baseUrl = () => window.location.href.split(/[?#]/)[0]!.slice(0, -"/purchase".length);
+
 /**
- * /purchase until the checkout issue (SPEC.md §2 Checkout, §4 Checkout removal): what the shopper bought and
- * hasn't paid yet, at the prices the server snapshotted when it became pending. Lines bought alone can be
- * removed (x); a bulk order's lines stay together.
+ * /purchase (SPEC.md §2 Checkout, §4 Checkout removal and Payment; issue 10): what the shopper bought and
+ * hasn't paid yet, at the prices the server snapshotted when it became pending, the address to ship to, the
+ * sums, and the provider's pay button. Lines bought alone can be removed (x); a bulk order's lines stay
+ * together. The server charges its own figures: these are the same rules drawn for the shopper.
  */
 export function CheckoutPage() {
   const { t } = useTranslation();
@@ -31,10 +66,14 @@ export function CheckoutPage() {
   if (isAdmin) return <Navigate to="/" replace />;
 
   const singleLines = (single.data ?? []).flatMap((product) =>
-    product.orders.filter((order) => order.status === "pending").map((order) => ({ product, order })),
+    product.orders.filter((order) => order.status === "pending").map((order) => lineOf(product, order)),
   );
-  const bulkOrders = bulk.data ?? [];
-  const onRemove = (product: OrderedProduct, order: ProductOrder) =>
+  const bulkOrders = (bulk.data ?? []).map((order) => ({
+    id: order.id,
+    lines: order.products.flatMap((product) => product.orders.map((line) => lineOf(product, line))),
+  }));
+  const allLines = [...bulkOrders.flatMap((order) => order.lines), ...singleLines];
+  const onRemove = ({ order }: Line) =>
     remove.mutate(order.id, {
       onSuccess: () => showToast(t("checkout.removed")),
       onError: (error) =>
@@ -48,7 +87,7 @@ export function CheckoutPage() {
         <p role="status" className="text-muted">
           {t("common.loading")}
         </p>
-      ) : singleLines.length === 0 && bulkOrders.length === 0 ? (
+      ) : allLines.length === 0 ? (
         <Card size="lg" className="flex flex-col items-center gap-4 px-6 py-14 text-center">
           <span className="grid h-20 w-20 place-items-center rounded-full bg-accent-soft text-accent-strong">
             <CreditCard size={40} aria-hidden />
@@ -60,12 +99,9 @@ export function CheckoutPage() {
           </Link>
         </Card>
       ) : (
-        <>
-          {bulkOrders.map((order) => {
-            const lines = order.products.flatMap((product) =>
-              product.orders.map((line) => ({ product, order: line })),
-            );
-            return (
+        <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
+          <div className="flex flex-col gap-6">
+            {bulkOrders.map((order) => (
               <Card
                 as="section"
                 size="lg"
@@ -74,66 +110,212 @@ export function CheckoutPage() {
                 className="p-5"
               >
                 <h2 id={`bulk-${order.id}`} className="mb-4 font-semibold text-ink">
-                  {t("checkout.bulkOrder", { count: lines.length })}
+                  {t("checkout.bulkOrder", { count: order.lines.length })}
                 </h2>
-                <PendingLines lines={lines} />
+                <PendingLines lines={order.lines} />
               </Card>
-            );
-          })}
-          {singleLines.length > 0 && (
-            <Card as="section" size="lg" aria-labelledby="pending-lines" className="p-5">
-              <h2 id="pending-lines" className="mb-4 font-semibold text-ink">
-                {t("checkout.pending")}
-              </h2>
-              <PendingLines lines={singleLines} onRemove={onRemove} />
-            </Card>
-          )}
-        </>
+            ))}
+            {singleLines.length > 0 && (
+              <Card as="section" size="lg" aria-labelledby="pending-lines" className="p-5">
+                <h2 id="pending-lines" className="mb-4 font-semibold text-ink">
+                  {t("checkout.pending")}
+                </h2>
+                <PendingLines lines={singleLines} onRemove={onRemove} />
+              </Card>
+            )}
+          </div>
+          <PaymentSummary lines={allLines.map((line) => line.pending)} />
+        </div>
       )}
     </div>
   );
 }
 
 interface PendingLinesProps {
-  lines: { product: OrderedProduct; order: ProductOrder }[];
+  lines: Line[];
   /** Only lines bought on their own can be removed. */
-  onRemove?: (product: OrderedProduct, order: ProductOrder) => void;
+  onRemove?: (line: Line) => void;
 }
 
 function PendingLines({ lines, onRemove }: PendingLinesProps) {
   const { t } = useTranslation();
   return (
     <ul className="divide-y divide-line">
-      {lines.map(({ product, order }) => (
-        <li key={order.id} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
+      {lines.map((line) => (
+        <li key={line.order.id} className="flex items-start gap-3 py-3 first:pt-0 last:pb-0">
           <img
-            src={product.images[0]?.url}
+            src={line.product.images[0]?.url}
             alt=""
             width={64}
             height={64}
             loading="lazy"
             className="h-16 w-16 shrink-0 rounded-lg bg-accent-soft object-contain"
           />
-          <div className="flex min-w-0 flex-1 flex-col text-sm">
-            <Link to={`/product/${product.id}`} className={`line-clamp-2 text-ink ${textLinkClass}`}>
-              {product.title}
+          <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
+            <Link to={`/product/${line.product.id}`} className={`line-clamp-2 text-ink ${textLinkClass}`}>
+              {line.product.title}
             </Link>
-            <span className="text-muted">{t("purchases.amount", { count: order.amount })}</span>
+            <LineItems line={line.pending} />
           </div>
           <span className="font-semibold text-ink tabular-nums">
-            {t("checkout.lineTotal", { price: formatDollars(order.lineTotal) })}
+            {t("checkout.lineTotal", { price: formatDollars(line.order.lineTotal) })}
           </span>
           {onRemove && (
             <IconButton
-              label={t("checkout.remove", { title: product.title })}
+              label={t("checkout.remove", { title: line.product.title })}
               icon={<X size={18} aria-hidden />}
               size="sm"
-              onClick={() => onRemove(product, order)}
+              onClick={() => onRemove(line)}
             />
           )}
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * How a line is charged: its units and shipping, and when an 'on Nth unit' sale (or a total that doesn't
+ * divide evenly) splits it, each item — the discounted units on a line of their own with shipping 0.
+ */
+function LineItems({ line }: { line: PendingLine }) {
+  const { t } = useTranslation();
+  const items = checkoutItems(line);
+  if (items.length === 1)
+    return (
+      <span className="text-muted">
+        {t("purchases.amount", { count: line.amount })}
+        <span className="ml-2">{shippingText(t, line.shippingCents)}</span>
+      </span>
+    );
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {items.map((item, index) => (
+        <ItemRow key={index} item={item} />
+      ))}
+    </ul>
+  );
+}
+
+const shippingText = (t: Translate, cents: number) =>
+  cents === 0
+    ? t("checkout.itemFreeShipping")
+    : t("checkout.itemShipping", { cost: formatDollars(toDollars(cents)) });
+
+/** One charged item of a line: '2 × $29.99 · Shipping $5.00', or the discounted units with no shipping. */
+function ItemRow({ item }: { item: CheckoutItem }) {
+  const { t } = useTranslation();
+  return (
+    <li className="text-muted tabular-nums">
+      {t("checkout.item", { count: item.amount, price: formatDollars(toDollars(item.unitPriceCents)) })}
+      {item.discountPercentage !== null && (
+        <span className="ml-2 rounded bg-sale/10 px-1.5 text-xs font-semibold text-sale">
+          {t("checkout.itemDiscount", { percentage: item.discountPercentage })}
+        </span>
+      )}
+      <span className="ml-2">{shippingText(t, item.shippingCents)}</span>
+    </li>
+  );
+}
+
+/**
+ * The address, the three sums of SPEC.md §2 Checkout and the pay button: POST /{provider}/pay, then off to
+ * the provider's page (the sandbox's card page by default).
+ */
+function PaymentSummary({ lines }: { lines: PendingLine[] }) {
+  const { t } = useTranslation();
+  const selectId = useId();
+  const { user } = useSession();
+  const store = useStoreInfo();
+  const addresses = user?.directions ?? [];
+  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  const [paying, setPaying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const totals = checkoutTotals(lines);
+  const directionId = chosen ?? addresses[0]?.id;
+  const provider = store.data?.paymentProvider;
+
+  const pay = async () => {
+    if (!provider) return;
+    setPaying(true);
+    setError(null);
+    try {
+      const items = [
+        ...lines.flatMap(checkoutItems).map((item) => ({
+          title: item.title,
+          amount: item.amount,
+          price: toDollars(item.unitPriceCents),
+        })),
+        { title: SHIPPING_ITEM_TITLE, amount: 1, price: toDollars(totals.shippingCents) },
+      ];
+      const { init_point } = await startPayment(provider, { items, baseURL: baseUrl(), directionId });
+      window.location.assign(init_point);
+    } catch (caught) {
+      setPaying(false);
+      setError(caught instanceof ApiError ? caught.message : t("checkout.payFailed"));
+    }
+  };
+
+  return (
+    <Card as="aside" size="lg" aria-labelledby="payment-summary" className="flex flex-col gap-4 p-5">
+      <h2 id="payment-summary" className="font-semibold text-ink">
+        {t("checkout.summary")}
+      </h2>
+      {addresses.length === 0 ? (
+        <Link to="/user" className={`self-start text-sm font-semibold text-accent-strong ${textLinkClass}`}>
+          {t("modals.registerAddress")}
+        </Link>
+      ) : (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={selectId} className="text-xs text-muted">
+            {t("cart.shipTo")}
+          </label>
+          <select
+            id={selectId}
+            value={directionId}
+            onChange={(event) => setChosen(Number(event.target.value))}
+            className="h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          >
+            {addresses.map((address) => (
+              <option key={address.id} value={address.id}>
+                {address.city}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <dl className="flex flex-col gap-2 text-sm tabular-nums">
+        <div className="flex justify-between">
+          <dt className="text-muted">{t("checkout.productsSum")}</dt>
+          <dd className="text-ink">${formatDollars(toDollars(totals.productsCents))}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt className="text-muted">{t("checkout.shippingSum")}</dt>
+          <dd className="text-ink">${formatDollars(toDollars(totals.shippingCents))}</dd>
+        </div>
+        <div className="flex justify-between border-t border-line pt-2 text-base font-bold">
+          <dt className="text-ink">{t("checkout.total")}</dt>
+          <dd className="text-ink" data-testid="checkout-total">
+            ${formatDollars(toDollars(totals.totalCents))}
+          </dd>
+        </div>
+      </dl>
+      {error && (
+        <p role="alert" className="text-sm font-semibold text-sale">
+          {error}
+        </p>
+      )}
+      <Button
+        size="xl"
+        onClick={pay}
+        disabled={paying || !provider || directionId === undefined}
+        aria-busy={paying}
+      >
+        <Lock size={18} aria-hidden />
+        {t("checkout.pay", { total: formatDollars(toDollars(totals.totalCents)) })}
+      </Button>
+      {provider && <p className="text-center text-xs text-muted">{t(`checkout.provider.${provider}`)}</p>}
+    </Card>
   );
 }
 
