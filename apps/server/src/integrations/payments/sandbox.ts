@@ -194,7 +194,8 @@ export function sandboxPageRoutes({ db }: { db: Db }): FastifyPluginAsyncZod {
       const language = languageOf(request);
       const charge = await findCharge(request.params.id);
       if (!charge) return sendPage(reply, 404, page(language, `<p>${TEXTS[language].missing}</p>`));
-      if (charge.status !== "open")
+      // A declined or pending attempt may be tried again with another card (the POST below allows it too).
+      if (charge.status === "approved")
         return sendPage(reply, 409, page(language, `<p>${TEXTS[language].done}</p>`));
       return sendPage(reply, 200, cardPage(charge, language));
     });

@@ -207,6 +207,9 @@ describe("paying with the sandbox", () => {
       reason: "Your card was declined.",
     });
 
+    // The declined charge's card page asks for another card.
+    const { init_point } = (await pay(me)).json<{ init_point: string }>();
+    expect((await t.app.inject({ url: new URL(init_point).pathname })).statusCode).toBe(200);
     const pending = await checkout(me, "4000000000009995");
     expect((await feedback(me, pending)).json()).toMatchObject({ Status: "pending" });
     const forged = new URL(`${BASE}/purchase/success?payment_id=sbx_pay_forged&status=approved`);

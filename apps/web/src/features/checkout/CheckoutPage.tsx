@@ -183,9 +183,9 @@ function LineItems({ line }: { line: PendingLine }) {
   const items = checkoutItems(line);
   if (items.length === 1)
     return (
-      <span className="text-muted">
-        {t("purchases.amount", { count: line.amount })}
-        <span className="ml-2">{shippingText(t, line.shippingCents)}</span>
+      <span className="flex flex-wrap gap-x-2 text-muted">
+        <span className="whitespace-nowrap">{t("purchases.amount", { count: line.amount })}</span>
+        <span className="whitespace-nowrap">{shippingText(t, line.shippingCents)}</span>
       </span>
     );
   return (
@@ -206,14 +206,16 @@ const shippingText = (t: Translate, cents: number) =>
 function ItemRow({ item }: { item: CheckoutItem }) {
   const { t } = useTranslation();
   return (
-    <li className="text-muted tabular-nums">
-      {t("checkout.item", { count: item.amount, price: formatDollars(toDollars(item.unitPriceCents)) })}
+    <li className="flex flex-wrap items-center gap-x-2 text-muted tabular-nums">
+      <span className="whitespace-nowrap">
+        {t("checkout.item", { count: item.amount, price: formatDollars(toDollars(item.unitPriceCents)) })}
+      </span>
       {item.discountPercentage !== null && (
-        <span className="ml-2 rounded bg-sale/10 px-1.5 text-xs font-semibold text-sale">
+        <span className="whitespace-nowrap rounded bg-sale/10 px-1.5 text-xs font-semibold text-sale">
           {t("checkout.itemDiscount", { percentage: item.discountPercentage })}
         </span>
       )}
-      <span className="ml-2">{shippingText(t, item.shippingCents)}</span>
+      <span className="whitespace-nowrap">{shippingText(t, item.shippingCents)}</span>
     </li>
   );
 }
