@@ -144,7 +144,7 @@ export async function buildApp(
     },
     { prefix: "/api" },
   );
-  if (config.paymentProvider === "sandbox") await app.register(sandboxPageRoutes({ db }));
+  if (paymentProvider.name === "sandbox") await app.register(sandboxPageRoutes({ db }));
   await app.register(illustrationRoutes());
   await app.register(uploadedFileRoutes({ config }));
   await app.register(webRoutes({ db, config, catalogCache, now }, shell));

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
+import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { isValidTimeZone } from "@voltio/domain/weekday";
 import { StartupError } from "./startup";
 
@@ -48,6 +49,43 @@ const isSender = (value: string) => {
   return parsed.length === 1 && emailAddress.safeParse(parsed[0]!.address).success;
 };
 
+/** A key or secret; empty is unset, as in an env file that leaves it blank. */
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined);
+
+/**
+ * A payment provider's API address: scheme, host and port only (the Stripe SDK takes no path). Tests and
+ * local fakes point it elsewhere; production leaves the default.
+ */
+const apiAddress = (fallback: string) =>
+  z
+    .url(`must be an http(s) address such as ${fallback}`)
+    .refine((value) => {
+      const url = new URL(value);
+      return /^https?:$/.test(url.protocol) && url.pathname === "/" && !url.search && !url.hash;
+    }, `must be an http(s) address such as ${fallback}, with no path`)
+    .transform((value) => new URL(value).origin)
+    .default(fallback);
+
+/** What each payment provider needs to be set with it: the variable, and where an operator finds its value. */
+const PROVIDER_KEYS = {
+  sandbox: {},
+  mercadopago: {
+    MERCADOPAGO_ACCESS_TOKEN:
+      "the access token (APP_USR-…) of your application in Mercado Pago's Your integrations",
+    MERCADOPAGO_WEBHOOK_SECRET:
+      "the secret signature of your application's Webhooks notifications in Mercado Pago's Your integrations",
+  },
+  stripe: {
+    STRIPE_SECRET_KEY: "the secret API key from the Stripe dashboard (sk_live_… or sk_test_…)",
+    STRIPE_WEBHOOK_SECRET:
+      "the signing secret of the store's webhook endpoint in the Stripe dashboard (whsec_…)",
+  },
+} as const satisfies Record<PaymentProviderName, Record<string, string>>;
+
 /** Every setting Voltio reads, validated once at start. The README's configuration table mirrors this. */
 const environmentSchema = z.object({
   PORT: wholeNumber(1, 65535, 3000),
@@ -65,8 +103,20 @@ const environmentSchema = z.object({
   DATABASE_POOL_SIZE: wholeNumber(1, 1000, 10),
   DATA_DIR: z.string().min(1, "must be a directory path such as ./data").default("./data"),
   PAYMENT_PROVIDER: z
-    .enum(["sandbox"], { error: "must be sandbox (the built-in test provider)" })
+    .enum(PAYMENT_PROVIDERS, { error: "must be sandbox (the built-in test provider), mercadopago or stripe" })
     .default("sandbox"),
+  MERCADOPAGO_ACCESS_TOKEN: optionalText,
+  MERCADOPAGO_WEBHOOK_SECRET: optionalText,
+  MERCADOPAGO_API_URL: apiAddress("https://api.mercadopago.com"),
+  STRIPE_SECRET_KEY: optionalText.refine(
+    (key) => key === undefined || /^(sk|rk)_/.test(key),
+    "must be a secret API key from the Stripe dashboard (sk_live_…, sk_test_… or a restricted rk_… key)",
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalText.refine(
+    (secret) => secret === undefined || secret.startsWith("whsec_"),
+    "must be the signing secret of the store's webhook endpoint in the Stripe dashboard (whsec_…)",
+  ),
+  STRIPE_API_URL: apiAddress("https://api.stripe.com"),
   STORE_TIMEZONE: z
     .string()
     .default("UTC")
@@ -119,6 +169,19 @@ const environmentSchema = z.object({
   MAIL_LEASE_SECONDS: wholeNumber(120, 86_400, 600),
 });
 
+/** The environment with what the chosen payment provider needs: its keys are required with it. */
+const configurationSchema = environmentSchema.superRefine((env, context) => {
+  const required: Record<string, string> = PROVIDER_KEYS[env.PAYMENT_PROVIDER];
+  for (const [variable, where] of Object.entries(required)) {
+    if (env[variable as keyof typeof env] === undefined)
+      context.addIssue({
+        code: "custom",
+        path: [variable],
+        message: `is required with PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}: set it to ${where}`,
+      });
+  }
+});
+
 export interface Config {
   port: number;
   host: string;
@@ -127,8 +190,8 @@ export interface Config {
   databasePoolSize: number;
   dataDir: string;
   storeTimeZone: string;
-  /** Who takes card payments: `sandbox` is built in and needs no internet. */
-  paymentProvider: "sandbox";
+  /** Who takes card payments, with that provider's keys: `sandbox` is built in and needs no internet. */
+  payments: PaymentsConfig;
   publicUrl: string;
   jwtSecret: string;
   /** Demo mode: embedded database, demo store seeded on first start, demo logins printed. */
@@ -162,6 +225,11 @@ export interface Config {
   mail: MailConfig;
 }
 
+export type PaymentsConfig =
+  | { provider: "sandbox" }
+  | { provider: "mercadopago"; accessToken: string; webhookSecret: string; apiUrl: string }
+  | { provider: "stripe"; secretKey: string; webhookSecret: string; apiUrl: string };
+
 export interface MailConfig {
   /** SMTP server to deliver through; without one, messages are written as .eml files into `dir`. */
   smtpUrl: string | undefined;
@@ -181,10 +249,19 @@ export interface MailConfig {
 export class ConfigError extends StartupError {}
 
 /** Values never echoed back in an error: they may hold passwords. */
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "JWT_SECRET", "GOOGLE_CLIENT_ID", "SMTP_URL"]);
+const SECRET_VARIABLES = new Set([
+  "DATABASE_URL",
+  "JWT_SECRET",
+  "GOOGLE_CLIENT_ID",
+  "SMTP_URL",
+  "MERCADOPAGO_ACCESS_TOKEN",
+  "MERCADOPAGO_WEBHOOK_SECRET",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+]);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(env);
+  const parsed = configurationSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "");
@@ -216,7 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir,
     storeTimeZone: e.STORE_TIMEZONE,
-    paymentProvider: e.PAYMENT_PROVIDER,
+    payments: paymentsConfig(e),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     jwtSecret,
     demo,
@@ -257,6 +334,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: e.MAIL_LEASE_SECONDS,
     },
   };
+}
+
+/** The chosen provider's settings; the schema has checked that its keys are set. */
+function paymentsConfig(e: z.infer<typeof environmentSchema>): PaymentsConfig {
+  switch (e.PAYMENT_PROVIDER) {
+    case "sandbox":
+      return { provider: "sandbox" };
+    case "mercadopago":
+      return {
+        provider: "mercadopago",
+        accessToken: e.MERCADOPAGO_ACCESS_TOKEN!,
+        webhookSecret: e.MERCADOPAGO_WEBHOOK_SECRET!,
+        apiUrl: e.MERCADOPAGO_API_URL,
+      };
+    case "stripe":
+      return {
+        provider: "stripe",
+        secretKey: e.STRIPE_SECRET_KEY!,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+        apiUrl: e.STRIPE_API_URL,
+      };
+  }
 }
 
 function checkDataDir(dataDir: string) {

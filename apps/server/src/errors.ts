@@ -49,6 +49,19 @@ export class TooManyAttempts extends ServiceError {
 /** The content is not of a kind the store accepts (e.g. an upload that isn't an image). */
 export class UnsupportedContent extends ServiceError {}
 
+/**
+ * A company the store relies on (a payment provider) failed or refused the store's own request. The caller
+ * is told to try again; `detail` (the company's answer) is for the log only.
+ */
+export class UpstreamUnavailable extends ServiceError {
+  constructor(
+    readonly upstream: string,
+    readonly detail: string,
+  ) {
+    super(`${upstream} is not available right now: try again in a moment`);
+  }
+}
+
 /** SPEC.md §8: an expired access token; clients refresh on this error's name. */
 export class AccessTokenExpired extends ServiceError {
   constructor() {

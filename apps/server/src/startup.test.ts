@@ -51,6 +51,26 @@ describe.concurrent("start-up", { timeout: 120_000 }, () => {
       env: { MAIL_FROM: "Voltio no-reply" },
       says: 'MAIL_FROM="Voltio no-reply" must be one sender such as Voltio <no-reply@shop.example.com>',
     },
+    {
+      env: { PAYMENT_PROVIDER: "paypal" },
+      says: 'PAYMENT_PROVIDER="paypal" must be sandbox (the built-in test provider), mercadopago or stripe',
+    },
+    {
+      env: { PAYMENT_PROVIDER: "stripe", STRIPE_WEBHOOK_SECRET: "whsec_hunter2" },
+      says: "STRIPE_SECRET_KEY is required with PAYMENT_PROVIDER=stripe: set it to the secret API key from the Stripe dashboard",
+    },
+    {
+      env: {
+        PAYMENT_PROVIDER: "stripe",
+        STRIPE_SECRET_KEY: "pk_live_hunter2",
+        STRIPE_WEBHOOK_SECRET: "whsec_x",
+      },
+      says: "STRIPE_SECRET_KEY must be a secret API key from the Stripe dashboard",
+    },
+    {
+      env: { PAYMENT_PROVIDER: "mercadopago", MERCADOPAGO_ACCESS_TOKEN: "APP_USR-hunter2" },
+      says: "MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago: set it to the secret signature",
+    },
   ])("refuses $env with one line naming the variable and the fix", async ({ env, says }) => {
     const line = await refusal(startServer({ DATA_DIR: freshDir(), ...env }));
     expect(line).toContain(says);

@@ -1,20 +1,26 @@
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
-import { guardRoutes } from "./access";
+import { guardRoutes, type RouteAccess } from "./access";
 
 /**
  * The authorization matrix (DESIGN.md §7): every /api route of the running app × guest, the user who owns
  * the data, another user and an admin, with the status each must get. It walks the app's own route table,
- * so a route added without a row here fails the test until someone decides who may call it.
+ * so a route added without a row here fails the test until someone decides who may call it. The payment
+ * routes depend on PAYMENT_PROVIDER (`/api/stripe/pay`…): their rows say `:provider`, and the app is also
+ * built with each provider that adds routes of its own (webhooks), whose tables are walked too.
  */
 type Who = "guest" | "user" | "otherUser" | "admin";
 const CALLERS: Who[] = ["guest", "user", "otherUser", "admin"];
 
 interface Row {
   expect: Record<Who, number>;
-  /** A fresh request for each caller; targets belong to `user` (the demo shopper) unless said otherwise. */
-  request: () => Promise<InjectOptions> | InjectOptions;
+  /**
+   * A fresh request for each caller; targets belong to `user` (the demo shopper) unless said otherwise.
+   * `provider` is the app's PAYMENT_PROVIDER.
+   */
+  request: (provider: PaymentProviderName) => Promise<InjectOptions> | InjectOptions;
 }
 
 const everyone = (status: number): Record<Who, number> => ({
@@ -45,10 +51,33 @@ const PNG = Buffer.from(
 
 let t: TestContext;
 let otherUserId: number;
+/** The app once more with each provider that has routes the sandbox hasn't; no request reaches the provider. */
+let providerApps: { provider: PaymentProviderName; context: TestContext }[];
 let serial = 0;
 
-async function register(): Promise<number> {
-  const reply = await t.app.inject({
+const PROVIDER_SETTINGS: Partial<Record<PaymentProviderName, Record<string, string>>> = {
+  mercadopago: {
+    MERCADOPAGO_ACCESS_TOKEN: "APP_USR-matrix",
+    MERCADOPAGO_WEBHOOK_SECRET: "matrix-secret",
+    MERCADOPAGO_API_URL: "http://127.0.0.1:9",
+  },
+  stripe: {
+    STRIPE_SECRET_KEY: "sk_test_matrix",
+    STRIPE_WEBHOOK_SECRET: "whsec_matrix",
+    STRIPE_API_URL: "http://127.0.0.1:9",
+  },
+};
+
+/** A route's row in MATRIX: the payment routes under `:provider`, whichever provider the app has. */
+const PROVIDER_PATH = new RegExp(`^/api/(${PAYMENT_PROVIDERS.join("|")})/`);
+const rowOf = ({ method, url }: Pick<RouteAccess, "method" | "url">) =>
+  `${method} ${url.replace(PROVIDER_PATH, "/api/:provider/")}`;
+
+const apps = () => [t, ...providerApps.map(({ context }) => context)];
+const everyRoute = () => apps().flatMap((context) => context.app.routeAccess);
+
+async function register(context = t): Promise<number> {
+  const reply = await context.app.inject({
     method: "POST",
     url: "/api/user",
     payload: {
@@ -193,13 +222,27 @@ const MATRIX: Record<string, Row> = {
     }),
   },
   // The demo shopper has a pending order to pay; the other user has nothing pending.
-  "POST /api/sandbox/pay": {
+  "POST /api/:provider/pay": {
     expect: signedInOnly(200, 404, 403),
-    request: () => ({ method: "POST", url: "/api/sandbox/pay", payload: { baseURL: "http://localhost" } }),
+    request: (provider) => ({
+      method: "POST",
+      url: `/api/${provider}/pay`,
+      payload: { baseURL: "http://localhost" },
+    }),
   },
-  "GET /api/sandbox/feedback": {
+  "GET /api/:provider/feedback": {
     expect: signedInOnly(404, 404, 403),
-    request: () => ({ url: "/api/sandbox/feedback?payment_id=sbx_pay_unknown" }),
+    request: (provider) => ({ url: `/api/${provider}/feedback?payment_id=sbx_pay_unknown` }),
+  },
+  // Public, as the provider calls it, but nothing without the provider's signature; a bearer token is no
+  // signature.
+  "POST /api/:provider/webhook": {
+    expect: everyone(401),
+    request: (provider) => ({
+      method: "POST",
+      url: `/api/${provider}/webhook`,
+      payload: { type: "payment" },
+    }),
   },
   "GET /api/order": {
     expect: signedInOnly(200, 200, 403),
@@ -248,58 +291,86 @@ const MATRIX: Record<string, Row> = {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  [t, providerApps] = await Promise.all([
+    createTestApp(),
+    Promise.all(
+      Object.entries(PROVIDER_SETTINGS).map(async ([provider, settings]) => ({
+        provider: provider as PaymentProviderName,
+        context: await createTestApp({ env: { PAYMENT_PROVIDER: provider, ...settings } }),
+      })),
+    ),
+  ]);
   otherUserId = await register();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await Promise.all(apps().map((context) => context.close()));
+});
+
+/** Each route × caller whose status isn't its row's. */
+async function wrongAnswers(
+  context: TestContext,
+  provider: PaymentProviderName,
+  routes: readonly RouteAccess[],
+  otherUser: number,
+) {
+  const tokens: Record<Who, Record<string, string>> = {
+    guest: {},
+    user: await context.bearer(2),
+    otherUser: await context.bearer(otherUser),
+    admin: await context.bearer(1),
+  };
+  const wrong: string[] = [];
+  for (const route of routes) {
+    const row = MATRIX[rowOf(route)];
+    if (!row) continue;
+    for (const who of CALLERS) {
+      const options = await row.request(provider);
+      const reply = await context.app.inject({
+        method: route.method,
+        ...options,
+        headers: { ...options.headers, ...tokens[who] },
+      } as InjectOptions);
+      if (reply.statusCode !== row.expect[who]) {
+        wrong.push(
+          `${route.method} ${route.url} as ${who}: ${reply.statusCode}, expected ${row.expect[who]} (${reply.body.slice(0, 120)})`,
+        );
+      }
+    }
+  }
+  return wrong;
+}
 
 describe("the authorization matrix", () => {
   it("has a row for every /api route, and a route for every row", () => {
-    const routes = t.app.routeAccess.map((route) => `${route.method} ${route.url}`);
+    const routes = new Set(everyRoute().map(rowOf));
     expect(
-      routes.filter((route) => !(route in MATRIX)),
+      [...routes].filter((route) => !(route in MATRIX)),
       "routes without a row in MATRIX",
     ).toEqual([]);
     expect(
-      Object.keys(MATRIX).filter((row) => !routes.includes(row)),
+      Object.keys(MATRIX).filter((row) => !routes.has(row)),
       "rows of routes that are gone",
     ).toEqual([]);
   });
 
   it("answers every route × caller as expected", async () => {
-    const tokens: Record<Who, Record<string, string>> = {
-      guest: {},
-      user: await t.bearer(2),
-      otherUser: await t.bearer(otherUserId),
-      admin: await t.bearer(1),
-    };
-    const wrong: string[] = [];
-    for (const { method, url } of t.app.routeAccess) {
-      const row = MATRIX[`${method} ${url}`];
-      if (!row) continue;
-      for (const who of CALLERS) {
-        const options = await row.request();
-        const reply = await t.app.inject({
-          method,
-          ...options,
-          headers: { ...options.headers, ...tokens[who] },
-        } as InjectOptions);
-        if (reply.statusCode !== row.expect[who]) {
-          wrong.push(
-            `${method} ${url} as ${who}: ${reply.statusCode}, expected ${row.expect[who]} (${reply.body.slice(0, 120)})`,
-          );
-        }
-      }
+    const wrong = await wrongAnswers(t, "sandbox", t.app.routeAccess, otherUserId);
+    // Each provider's own routes, in the app built with it.
+    const sandboxRows = new Set(t.app.routeAccess.map(rowOf));
+    for (const { provider, context } of providerApps) {
+      const ownRoutes = context.app.routeAccess.filter((route) => !sandboxRows.has(rowOf(route)));
+      wrong.push(...(await wrongAnswers(context, provider, ownRoutes, await register(context))));
     }
     expect(wrong).toEqual([]);
   });
 
   it("checks the declaration against the rows: admin routes refuse users, user routes refuse guests", () => {
-    for (const { method, url, access } of t.app.routeAccess) {
-      const cells = MATRIX[`${method} ${url}`]?.expect;
-      if (!cells || access === "public") continue;
-      expect(cells.guest, `${method} ${url}`).toBe(401);
-      if (access === "admin") expect([cells.user, cells.otherUser], `${method} ${url}`).toEqual([403, 403]);
+    for (const route of everyRoute()) {
+      const cells = MATRIX[rowOf(route)]?.expect;
+      if (!cells || route.access === "public") continue;
+      expect(cells.guest, `${route.method} ${route.url}`).toBe(401);
+      if (route.access === "admin")
+        expect([cells.user, cells.otherUser], `${route.method} ${route.url}`).toEqual([403, 403]);
     }
   });
 });

@@ -10,6 +10,7 @@ import {
   ServiceError,
   TooManyAttempts,
   UnsupportedContent,
+  UpstreamUnavailable,
 } from "../errors";
 
 /** The one place where a refusal becomes an HTTP status (DESIGN.md §5: `{error}` plus details for input). */
@@ -22,6 +23,7 @@ const STATUS = new Map<abstract new (...args: never[]) => ServiceError, number>(
   [Conflict, 409],
   [UnsupportedContent, 415],
   [TooManyAttempts, 429],
+  [UpstreamUnavailable, 502],
 ]);
 
 function statusOf(error: ServiceError): number {
@@ -48,6 +50,7 @@ export function handleError(fastifyError: FastifyError, request: FastifyRequest,
   }
   if (error instanceof ServiceError) {
     if (error instanceof TooManyAttempts) reply.header("retry-after", String(error.retryAfterSeconds));
+    if (error instanceof UpstreamUnavailable) request.log.error(`${error.upstream} ${error.detail}`);
     const details =
       error instanceof InvalidInput ? [{ field: error.field, reason: error.reason }] : undefined;
     return reply.code(statusOf(error)).send({ error: error.message, details, ...error.extra });

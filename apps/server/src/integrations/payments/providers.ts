@@ -1,12 +1,30 @@
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
+import { mercadoPagoProvider } from "./mercadopago";
 import type { PaymentProvider } from "./provider";
 import { sandboxProvider } from "./sandbox";
+import { stripeProvider } from "./stripe";
 
-/** The provider PAYMENT_PROVIDER names. */
-export function createPaymentProvider(config: Pick<Config, "paymentProvider">, db: Db): PaymentProvider {
-  switch (config.paymentProvider) {
+/** The provider PAYMENT_PROVIDER names, with its keys. */
+export function createPaymentProvider(
+  config: Pick<Config, "payments" | "publicUrl">,
+  db: Db,
+): PaymentProvider {
+  const payments = config.payments;
+  switch (payments.provider) {
     case "sandbox":
       return sandboxProvider(db);
+    case "mercadopago": {
+      // source_news=webhooks asks for the signed Webhooks notifications only, not the older unsigned IPN ones.
+      // Mercado Pago refuses a notification_url it can't reach (http://localhost): a store that isn't public
+      // yet learns of its payments from the return page alone. Stripe's endpoint is set in its dashboard.
+      const notificationUrl = `${config.publicUrl}/api/mercadopago/webhook?source_news=webhooks`;
+      return mercadoPagoProvider({
+        ...payments,
+        notificationUrl: notificationUrl.startsWith("https://") ? notificationUrl : undefined,
+      });
+    }
+    case "stripe":
+      return stripeProvider(payments);
   }
 }

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorSchema } from "@voltio/domain/http";
 import {
   feedbackQuerySchema,
   feedbackReplySchema,
@@ -12,7 +14,18 @@ import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private
 import type { PaymentProvider } from "../../integrations/payments/provider";
 import { checkoutSummary, settlePayment, startCheckout } from "./service";
 
-const errors = SIGNED_IN_ERRORS;
+const errors = { ...SIGNED_IN_ERRORS, 502: errorSchema };
+
+/** A provider's notifications are small (a Stripe event with its session is a few kB). */
+const WEBHOOK_BODY_LIMIT = 64 * 1024;
+
+const webhookReplySchema = z.object({
+  received: z.literal(true),
+  ignored: z
+    .literal(true)
+    .optional()
+    .describe("Not about a payment of this store's checkouts: nothing changed"),
+});
 
 export interface PaymentRoutesDeps {
   db: Db;
@@ -24,8 +37,8 @@ export interface PaymentRoutesDeps {
 }
 
 /**
- * POST /{provider}/pay and GET /{provider}/feedback (SPEC.md §7 Payment; DESIGN.md §5), under the configured
- * provider's name only.
+ * POST /{provider}/pay, GET /{provider}/feedback and, for a provider that sends notifications,
+ * POST /{provider}/webhook (SPEC.md §7 Payment; DESIGN.md §5), under the configured provider's name only.
  */
 export function paymentRoutes({
   db,
@@ -80,5 +93,45 @@ export function paymentRoutes({
         return { ...settled, order: await checkoutSummary(db, Number(payment.reference)) };
       },
     );
+
+    const paymentFromWebhook = provider.paymentFromWebhook?.bind(provider);
+    if (!paymentFromWebhook) return;
+    // Its own scope: the body is kept as the bytes the provider signed, and only this route reads it so.
+    await app.register(async (webhook) => {
+      webhook.removeAllContentTypeParsers();
+      webhook.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
+        done(null, body),
+      );
+      webhook.post(
+        `/${provider.name}/webhook`,
+        {
+          bodyLimit: WEBHOOK_BODY_LIMIT,
+          config: { access: "public" },
+          schema: {
+            tags: ["payments"],
+            summary:
+              "The provider's signed notification of a payment: verified with the provider, it finishes the orders once",
+            response: { 200: webhookReplySchema, 400: errorSchema, 401: errorSchema, 502: errorSchema },
+          },
+        },
+        async (request) => {
+          const notification = await paymentFromWebhook({
+            headers: request.headers,
+            rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+            query: request.query as Record<string, string | undefined>,
+          });
+          if (!notification) return { received: true as const, ignored: true as const };
+          try {
+            await settlePayment(db, provider, notification.payment, { eventId: notification.eventId });
+          } catch (error) {
+            // A payment of no checkout of this store: acknowledged, or the provider would retry it for days.
+            if (error instanceof NotFound) return { received: true as const, ignored: true as const };
+            throw error;
+          }
+          notifyMail?.();
+          return { received: true as const };
+        },
+      );
+    });
   };
 }

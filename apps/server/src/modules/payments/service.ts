@@ -180,6 +180,7 @@ export async function startCheckout(
   const made = await provider.createCheckout({
     reference: String(checkout.id),
     description: `Voltio order ${checkout.id}`,
+    // Items at 0 (a free Nth unit, free shipping) change no total and some providers refuse them.
     items: [
       ...lines.flatMap(checkoutItems).map(({ title, amount, unitPriceCents }) => ({
         title,
@@ -187,7 +188,7 @@ export async function startCheckout(
         unitPriceCents,
       })),
       { title: SHIPPING_ITEM_TITLE, amount: 1, unitPriceCents: shippingCents },
-    ],
+    ].filter((item) => item.unitPriceCents > 0),
     amountCents,
     payerEmail: await buyerEmail(db, userId),
     successUrl: `${baseUrl}/purchase/success`,
