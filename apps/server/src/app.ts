@@ -19,6 +19,7 @@ import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
 import { orderRoutes } from "./modules/orders/routes";
 import { paymentRoutes } from "./modules/payments/routes";
+import { reviewRoutes } from "./modules/reviews/routes";
 import { createPaymentProvider } from "./integrations/payments/providers";
 import { sandboxPageRoutes } from "./integrations/payments/sandbox";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
@@ -138,6 +139,7 @@ export async function buildApp(
       await api.register(
         orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
       );
+      await api.register(reviewRoutes({ db, identify, onRatingsChange: () => catalogCache.clear() }));
       await api.register(
         paymentRoutes({ db, provider: paymentProvider, publicUrl: config.publicUrl, notifyMail }),
       );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAYMENT_PROVIDERS } from "./payments";
+import { ratingSummarySchema } from "./reviews";
 import { idSchema, integerInput, lineSchema, numberInput, queryBooleanSchema } from "./http";
 import { SALE_DAYS } from "./weekday";
 
@@ -26,7 +27,9 @@ export const productListQuerySchema = z
     minPrice: money.optional(),
     maxPrice: money.optional(),
     freeShipping: queryBooleanSchema.optional(),
-    order: z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }).optional(),
+    order: z
+      .enum(["ASC", "DESC", "RATING"], { error: "must be ASC, DESC (by price) or RATING (best rated first)" })
+      .optional(),
     includeOutOfStock: queryBooleanSchema.optional(),
   })
   .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
@@ -56,6 +59,7 @@ export const productSchema = z.object({
   images: z.array(productImageSchema),
   categories: z.array(categoryRefSchema),
   sales: z.object({ productSales: z.array(saleTermsSchema), categorySales: z.array(saleTermsSchema) }),
+  rating: ratingSummarySchema,
 });
 export type Product = z.infer<typeof productSchema>;
 

@@ -125,6 +125,9 @@ export const products = pgTable(
     titleVector: tsvector("title_vector")
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, title || ' ' || name)`),
+    /** Reviews kept summed beside the product (issue 11): a page shows the average without counting rows. */
+    ratingSum: integer("rating_sum").notNull().default(0),
+    ratingCount: integer("rating_count").notNull().default(0),
     /** Products are retired, not deleted: orders and reviews keep pointing at them. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     ...timestamps,

@@ -2,6 +2,7 @@ import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
+import { comments, products } from "../db/schema";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -112,6 +113,19 @@ async function shopperOrderId(): Promise<number> {
   });
   expect(reply.statusCode, reply.body).toBe(201);
   return reply.json<{ id: number }>().id;
+}
+
+/** A fresh review of the demo shopper's, of a product of its own (one review per product and customer). */
+async function shopperReviewId(): Promise<number> {
+  const [product] = await t.database.db
+    .insert(products)
+    .values({ title: `Matrix ${++serial}`, name: "row", priceCents: 100, stock: 1 })
+    .returning({ id: products.id });
+  const [review] = await t.database.db
+    .insert(comments)
+    .values({ userId: 2, productId: product!.id, rating: 4, content: "Matrix" })
+    .returning({ id: comments.id });
+  return review!.id;
 }
 
 async function refreshToken(): Promise<string> {
@@ -247,6 +261,29 @@ const MATRIX: Record<string, Row> = {
   "GET /api/order": {
     expect: signedInOnly(200, 200, 403),
     request: () => ({ url: "/api/order?status=inCart" }),
+  },
+  "GET /api/comment": { expect: everyone(200), request: () => ({ url: "/api/comment?productId=11" }) },
+  // The demo shopper bought product 54 (demo seed); nobody else did.
+  "POST /api/comment": {
+    expect: signedInOnly(201, 403, 403),
+    request: () => ({ method: "POST", url: "/api/comment", payload: { productId: 54, rating: 5 } }),
+  },
+  "PUT /api/comment": {
+    expect: signedInOnly(200, 403, 403),
+    request: async () => ({
+      method: "PUT",
+      url: "/api/comment",
+      payload: { id: await shopperReviewId(), content: "Edited", rating: 3 },
+    }),
+  },
+  // An admin may delete any review (recorded in the audit log).
+  "DELETE /api/comment": {
+    expect: signedInOnly(200, 403, 200),
+    request: async () => ({
+      method: "DELETE",
+      url: "/api/comment",
+      payload: { id: await shopperReviewId() },
+    }),
   },
   "PUT /api/order/:id": {
     expect: signedInOnly(200, 404, 403),

@@ -10,6 +10,7 @@ import type {
 } from "@voltio/domain/catalog";
 import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
+import { ratingAverage } from "@voltio/domain/reviews";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./cache";
 import {
@@ -135,6 +136,8 @@ const productRowColumns = {
   categoryIds: sql<number[]>`(
     select coalesce(json_agg(pc.category_id order by pc.category_id), '[]')
     from ${productCategories} pc where pc.product_id = "products"."id")`,
+  ratingSum: products.ratingSum,
+  ratingCount: products.ratingCount,
 };
 
 interface ProductRow {
@@ -147,6 +150,8 @@ interface ProductRow {
   description: string;
   images: { url: string; altText: string }[];
   categoryIds: number[];
+  ratingSum: number;
+  ratingCount: number;
 }
 
 function toProduct(row: ProductRow, reference: CatalogReference): Product {
@@ -168,6 +173,7 @@ function toProduct(row: ProductRow, reference: CatalogReference): Product {
       productSales: reference.salesByProduct.get(row.id) ?? [],
       categorySales: [...categorySales.values()].sort((a, b) => a.id - b.id),
     },
+    rating: { average: ratingAverage(row.ratingSum, row.ratingCount), count: row.ratingCount },
   };
 }
 
@@ -237,9 +243,15 @@ export async function listProducts(
       ? [asc(products.priceCents), asc(products.id)]
       : query.order === "DESC"
         ? [desc(products.priceCents), asc(products.id)]
-        : tsQuery
-          ? [desc(sql`${products.titleVector} @@ ${tsQuery}`), asc(products.id)]
-          : [asc(products.id)];
+        : query.order === "RATING"
+          ? [
+              desc(sql`${products.ratingSum}::float8 / greatest(${products.ratingCount}, 1)`),
+              desc(products.ratingCount),
+              asc(products.id),
+            ]
+          : tsQuery
+            ? [desc(sql`${products.titleVector} @@ ${tsQuery}`), asc(products.id)]
+            : [asc(products.id)];
 
   const { offset: _page, limit: _limit, order: _order, ...filters } = query;
   const countKey = JSON.stringify({ ...filters, includeOutOfStock: options.includeOutOfStock });

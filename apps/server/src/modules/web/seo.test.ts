@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { builtWebApp } from "../../../test/web-build";
+import { products } from "../../db/schema";
 
 /** What the server writes into a page's head before any script runs (issue 3, point 7), and robots/sitemap. */
 
@@ -38,6 +40,18 @@ describe("product pages", () => {
       priceCurrency: "USD",
       availability: "https://schema.org/InStock",
       url: `${PUBLIC_URL}/product/11`,
+    });
+  });
+
+  it("state the rating kept beside a reviewed product, and none without reviews", async () => {
+    expect(jsonLd((await get("/product/11")).html)).not.toHaveProperty("aggregateRating");
+    await t.database.db.update(products).set({ ratingSum: 9, ratingCount: 2 }).where(eq(products.id, 5));
+    expect(jsonLd((await get("/product/5")).html).aggregateRating).toEqual({
+      "@type": "AggregateRating",
+      ratingValue: "4.5",
+      reviewCount: 2,
+      bestRating: "5",
+      worstRating: "1",
     });
   });
 

@@ -100,6 +100,18 @@ export function productHead(
       availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
       url: `${publicUrl}/product/${product.id}`,
     },
+    // Search engines take a rating only with at least one review behind it.
+    ...(product.rating.count > 0
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: product.rating.average.toFixed(1),
+            reviewCount: product.rating.count,
+            bestRating: "5",
+            worstRating: "1",
+          },
+        }
+      : {}),
   };
   // "<" is escaped so a product text can never close the script element.
   const script = `<script type="application/ld+json">${JSON.stringify(jsonLd).replace(/</g, "\\u003c")}</script>`;
