@@ -365,6 +365,7 @@ export const en = {
       "We received your payment, but the products sold out meanwhile. We'll refund it; you'll get an e-mail.",
     amountMismatch: "We received a payment that doesn't match your order. We're reviewing it.",
     unknown: "We couldn't find this payment.",
+    notCompleted: "The payment was not completed: nothing was charged.",
     backToCheckout: "Back to checkout",
     seePurchases: "See your purchases",
     items: "What you bought",

@@ -375,6 +375,7 @@ export const es: Messages = {
       "Recibimos tu pago, pero los productos se agotaron mientras tanto. Te lo devolveremos; recibirás un e-mail.",
     amountMismatch: "Recibimos un pago que no coincide con tu pedido. Lo estamos revisando.",
     unknown: "No encontramos este pago.",
+    notCompleted: "El pago no se completó: no se cobró nada.",
     backToCheckout: "Volver al pago",
     seePurchases: "Ver tus compras",
     items: "Lo que compraste",

@@ -60,7 +60,11 @@ export function PaymentResultPage() {
           </span>
           <h1 className="text-2xl font-bold text-ink">{t("paymentResult.pending")}</h1>
           <p role="status" className="max-w-md text-muted">
-            {status ? t(NOT_DONE[status]) : t("paymentResult.unknown")}
+            {status
+              ? t(NOT_DONE[status])
+              : search.length > 1
+                ? t("paymentResult.unknown")
+                : t("paymentResult.notCompleted")}
           </p>
           {feedback.data?.reason && <p className="text-sm text-muted">{feedback.data.reason}</p>}
           <Link to="/purchase" className={buttonClass()}>
