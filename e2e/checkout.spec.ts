@@ -8,10 +8,10 @@ import {
   linePricer,
   logIn,
   newShopper,
+  payByCard,
   signIn,
   test,
   tokenOf,
-  type Page,
 } from "./fixtures";
 
 /**
@@ -23,15 +23,6 @@ import {
 /** Demo products without sales but the store-wide 'Everything is 10% off on Fridays!'. */
 const NEXIGO = { id: 12, title: /^NexiGo N60/, cents: 3999, shippingCents: 1000 };
 const WEBCAM = { id: 20, title: /^Webcam HD 1080p/, cents: 2799, shippingCents: 1150 };
-
-/** The sandbox's hosted card page, filled in as a person types. */
-async function payByCard(page: Page, number: string) {
-  await expect(page).toHaveURL(/\/pay\/sandbox\//);
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry (MM/YY)").fill("12/40");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: /^Pay US\$/ }).click();
-}
 
 /** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
 async function mailTo(address: string): Promise<string[]> {

@@ -140,3 +140,12 @@ export async function tokenOf(request: APIRequestContext, shopper: { email: stri
 
 /** The e2e server's DATA_DIR (its database, generated secrets and the mail it writes as .eml files). */
 export const e2eDataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/`, import.meta.url);
+
+/** The sandbox's hosted card page, filled in as a person types. */
+export async function payByCard(page: Page, number: string) {
+  await expect(page).toHaveURL(/\/pay\/sandbox\//);
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry (MM/YY)").fill("12/40");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Pay US\$/ }).click();
+}

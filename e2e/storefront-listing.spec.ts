@@ -91,8 +91,8 @@ test("sort: ASC and DESC exclude each other and choosing the same one again clea
   page,
 }) => {
   await page.goto("/products?categoryId=1&offset=1");
-  const ascending = page.getByRole("button", { name: "Lowest first" });
-  const descending = page.getByRole("button", { name: "Highest first" });
+  const ascending = page.getByRole("button", { name: "Lowest price" });
+  const descending = page.getByRole("button", { name: "Highest price" });
   await ascending.click();
   await expect(page).toHaveURL(/order=ASC/);
   await expect(ascending).toHaveAttribute("aria-pressed", "true");
@@ -113,19 +113,19 @@ test("sort: ASC and DESC exclude each other and choosing the same one again clea
 
 test("back, forward and reload keep the listing state", async ({ page }) => {
   await page.goto("/products?categoryId=1&offset=1");
-  await page.getByRole("button", { name: "Highest first" }).click();
+  await page.getByRole("button", { name: "Highest price" }).click();
   await expect(page).toHaveURL(/order=DESC/);
   await page.getByRole("switch", { name: "Free shipping" }).click();
   await expect(page).toHaveURL(/freeShipping=true/);
   await page.goBack();
   await expect(page).toHaveURL(/order=DESC$/);
   await expect(page.getByRole("switch", { name: "Free shipping" })).toHaveAttribute("aria-checked", "false");
-  await expect(page.getByRole("button", { name: "Highest first" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("button", { name: "Highest price" })).toHaveAttribute("aria-pressed", "true");
   await page.goForward();
   await expect(page.getByRole("switch", { name: "Free shipping" })).toHaveAttribute("aria-checked", "true");
   await page.reload();
   await expect(page.getByRole("switch", { name: "Free shipping" })).toHaveAttribute("aria-checked", "true");
-  await expect(page.getByRole("button", { name: "Highest first" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("button", { name: "Highest price" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Computers");
 });
 

@@ -14,7 +14,7 @@ export interface ProductFilters {
   minPrice?: number;
   maxPrice?: number;
   freeShipping?: boolean;
-  order?: "ASC" | "DESC";
+  order?: "ASC" | "DESC" | "RATING";
 }
 
 /** SPEC.md §7, §9: lists and the detail page's related products ask for up to 100 products. */

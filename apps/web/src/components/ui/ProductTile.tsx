@@ -9,6 +9,7 @@ import { ListToggleButton } from "../ListToggleButton";
 import { Card } from "./Card";
 import { DiscountBadge } from "./DiscountBadge";
 import { PriceTag } from "./PriceTag";
+import { RatingSummary } from "./Stars";
 
 interface ProductTileProps {
   product: Product;
@@ -59,6 +60,7 @@ export function ProductTile({ product, globalSales, today, eager = false }: Prod
             {product.title}
           </Link>
         </h3>
+        <RatingSummary rating={product.rating} size={12} />
         <p className="flex items-center gap-1 text-xs text-muted">
           {product.shippingCost === 0 ? (
             <>

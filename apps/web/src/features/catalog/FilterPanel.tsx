@@ -1,7 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "@/i18n";
-import { ArrowDownWideNarrow, ArrowUpNarrowWide, Truck } from "lucide-react";
+import { ArrowDownWideNarrow, ArrowUpNarrowWide, Star, Truck } from "lucide-react";
 import { withFreeShippingToggled, withOrderToggled, withoutFilters, withPrice } from "./listing-query";
+
+const SORT_ICONS = { ASC: ArrowUpNarrowWide, DESC: ArrowDownWideNarrow, RATING: Star };
+const SORT_LABELS = { ASC: "listing.sortAsc", DESC: "listing.sortDesc", RATING: "reviews.sortByRating" };
 
 interface FilterPanelProps {
   params: URLSearchParams;
@@ -34,9 +37,9 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
     onChange(withPrice(params, min, max));
   };
 
-  const sortButton = (value: "ASC" | "DESC") => {
+  const sortButton = (value: "ASC" | "DESC" | "RATING") => {
     const pressed = order === value;
-    const Icon = value === "ASC" ? ArrowUpNarrowWide : ArrowDownWideNarrow;
+    const Icon = SORT_ICONS[value];
     return (
       <button
         type="button"
@@ -49,7 +52,7 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
         }`}
       >
         <Icon size={16} aria-hidden />
-        {value === "ASC" ? t("listing.sortAsc") : t("listing.sortDesc")}
+        {t(SORT_LABELS[value])}
       </button>
     );
   };
@@ -135,11 +138,12 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
 
       <div role="group" aria-labelledby="filter-sort">
         <h3 id="filter-sort" className="mb-3 text-sm font-semibold text-ink">
-          {t("listing.sortByPrice")}
+          {t("listing.sortBy")}
         </h3>
         <div className="flex flex-col gap-2 min-[400px]:flex-row lg:flex-col">
           {sortButton("ASC")}
           {sortButton("DESC")}
+          {sortButton("RATING")}
         </div>
       </div>
 

@@ -29,7 +29,7 @@ export function filtersFrom(params: URLSearchParams): ProductFilters {
     minPrice: minPrice !== undefined && minPrice >= 0 ? minPrice : undefined,
     maxPrice: maxPrice !== undefined && maxPrice >= 0 ? maxPrice : undefined,
     freeShipping: params.get("freeShipping") === "true" ? true : undefined,
-    order: order === "ASC" || order === "DESC" ? order : undefined,
+    order: order === "ASC" || order === "DESC" || order === "RATING" ? order : undefined,
   };
 }
 
@@ -59,8 +59,11 @@ export function withFreeShippingToggled(params: URLSearchParams): URLSearchParam
   return next;
 }
 
-/** Sort: ASC and DESC exclude each other; choosing the current one again clears the order (SPEC.md §2). */
-export function withOrderToggled(params: URLSearchParams, order: "ASC" | "DESC"): URLSearchParams {
+/**
+ * Sort: ASC and DESC (and, beyond the SPEC, RATING) exclude each other; choosing the current one again clears
+ * the order (SPEC.md §2).
+ */
+export function withOrderToggled(params: URLSearchParams, order: "ASC" | "DESC" | "RATING"): URLSearchParams {
   const next = firstPage(params);
   if (params.get("order") === order) next.delete("order");
   else next.set("order", order);

@@ -16,6 +16,8 @@ import { descriptionBullets } from "./description";
 import { ImageSlider } from "./ImageSlider";
 import { RelatedProducts } from "./RelatedProducts";
 import { ReviewsSection } from "./ReviewsSection";
+import { RatingSummary } from "@/components/ui/Stars";
+import { textLinkClass } from "@/components/ui/text-link";
 import { StockText } from "./StockText";
 import { categoryListingPath } from "@/app/paths";
 import { LoadError } from "@/components/LoadError";
@@ -76,6 +78,11 @@ export function ProductPage() {
             {product.title}
           </h1>
           <p className="mt-2 text-sm text-muted">{product.name}</p>
+          {product.rating.count > 0 && (
+            <a href="#reviews-heading" className={`mt-2 self-start ${textLinkClass}`}>
+              <RatingSummary rating={product.rating} />
+            </a>
+          )}
           <Card raised className="mt-6 flex flex-col gap-3 p-5">
             {price.sale && <DiscountBadge sale={price.sale} className="self-start" />}
             <PriceTag price={price} size="lg" />
