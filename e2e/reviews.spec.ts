@@ -10,7 +10,10 @@ import { expect, newShopper, payByCard, signIn, test, tokenOf } from "./fixtures
 
 /** Clicks the n-th star, as a person does (the radio itself is for the keyboard and screen readers). */
 const pickStars = (form: Locator, stars: number) =>
-  form.locator("label").filter({ hasText: `${stars} star` }).click();
+  form
+    .locator("label")
+    .filter({ hasText: `${stars} star` })
+    .click();
 
 /** A demo product no other journey reviews. */
 const KINGSTON = { id: 27, title: /^Kingston 120GB A400/ };
