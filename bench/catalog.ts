@@ -11,35 +11,15 @@
 import { cpus } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
-import { openDatabase } from "../apps/server/src/db/client";
-import { seedDemoStore } from "../apps/server/src/db/seed/demo-store";
 import { replaceSection } from "./report";
 import { startBenchServer, type BenchServer } from "./server";
-
-function knob(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) < min) {
-    console.error(`${name}=${JSON.stringify(raw)} must be a whole number of at least ${min}`);
-    process.exit(2);
-  }
-  return Number(raw);
-}
+import { freshDemoDatabase, knob, reportWanted, serverEnv } from "./setup";
 
 const PRODUCTS = knob("BENCH_PRODUCTS", 100_000, 59);
 const DURATION = knob("BENCH_SECONDS", 10, 1);
 const WARMUP = knob("BENCH_WARMUP_SECONDS", 2, 1);
 const CONNECTIONS = knob("BENCH_CONNECTIONS", 50, 1);
-const REPORT =
-  process.env.BENCH_REPORT === undefined
-    ? !["BENCH_PRODUCTS", "BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONNECTIONS"].some(
-        (k) => k in process.env,
-      )
-    : process.env.BENCH_REPORT === "true";
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  "postgres://voltio:voltio@127.0.0.1:5432/postgres";
+const REPORT = reportWanted(["BENCH_PRODUCTS", "BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONNECTIONS"]);
 
 const scenarios = [
   { name: "listing, page 1", path: "/api/products?offset=1" },
@@ -49,20 +29,10 @@ const scenarios = [
 ];
 
 async function prepareDatabase(): Promise<string> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query("drop database if exists voltio_bench with (force)");
-  await admin.query("create database voltio_bench");
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = "/voltio_bench";
-  const database = await openDatabase({ url: url.toString() });
-  await database.migrate();
-  await seedDemoStore(database.db);
-  await database.close();
+  const url = await freshDemoDatabase("voltio_bench");
 
   // Generated products are variations of the 59 demo ones (real titles, words and category mixes).
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   const started = Date.now();
   await client.query(
@@ -87,18 +57,11 @@ async function prepareDatabase(): Promise<string> {
   const { rows } = await client.query("select count(*)::int as n from products");
   console.log(`loaded ${rows[0].n} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await client.end();
-  return url.toString();
+  return url;
 }
 
 function startServer(databaseUrl: string, cacheSeconds: number): Promise<BenchServer> {
-  return startBenchServer({
-    DATABASE_URL: databaseUrl,
-    DEMO: "false",
-    LOG_LEVEL: "warn",
-    JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
-    CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds),
-    DATABASE_POOL_SIZE: "10",
-  });
+  return startBenchServer({ ...serverEnv(databaseUrl), CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds) });
 }
 
 interface Measurement {

@@ -19,7 +19,6 @@ const STOP_TIMEOUT_MS = 30_000;
 export interface BenchServer {
   port: number;
   /** http://127.0.0.1:<port> */
-  /** http://127.0.0.1:<port> */
   base: string;
   pid: number;
   /** Throws if the server is no longer running: a measurement taken meanwhile is worthless. */
@@ -85,11 +84,17 @@ export async function startBenchServer(
       resolve();
     }),
   );
-  let stdout = "";
+  let stdout: string | undefined = "";
   const listening = new Promise<void>((resolve, reject) => {
+    // The server's log (warnings and errors at LOG_LEVEL=warn) goes on to ours: a 5xx shows its cause.
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      process.stdout.write(chunk);
+      if (stdout === undefined) return;
       stdout += chunk;
-      if (stdout.includes(`Voltio is running at ${publicUrl} `)) resolve();
+      if (stdout.includes(`Voltio is running at ${publicUrl} `)) {
+        stdout = undefined;
+        resolve();
+      }
     });
     void exited.then(() =>
       reject(new Error(`the server ended (${exit}) before it listened: ${stderr.trim()}`)),

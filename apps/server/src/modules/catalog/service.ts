@@ -81,13 +81,19 @@ const saleTermsColumns = {
   productAmount: sales.productAmount,
 };
 
+/**
+ * One query after the other: `db` may be a transaction, whose single connection must not be sent a query
+ * while another runs (pg 8 queues them with a warning, pg 9 refuses). A cache miss is rare.
+ */
 async function loadReference(db: Db): Promise<CatalogReference> {
-  const [categoryRows, saleRows, productLinks, categoryLinks] = await Promise.all([
-    db.select({ id: categories.id, name: categories.name }).from(categories),
-    db.select(saleTermsColumns).from(sales).orderBy(asc(sales.id)),
-    db.select({ saleId: saleProducts.saleId, productId: saleProducts.productId }).from(saleProducts),
-    db.select({ saleId: saleCategories.saleId, categoryId: saleCategories.categoryId }).from(saleCategories),
-  ]);
+  const categoryRows = await db.select({ id: categories.id, name: categories.name }).from(categories);
+  const saleRows = await db.select(saleTermsColumns).from(sales).orderBy(asc(sales.id));
+  const productLinks = await db
+    .select({ saleId: saleProducts.saleId, productId: saleProducts.productId })
+    .from(saleProducts);
+  const categoryLinks = await db
+    .select({ saleId: saleCategories.saleId, categoryId: saleCategories.categoryId })
+    .from(saleCategories);
   const saleById = new Map(saleRows.map((sale) => [sale.id, sale]));
   const group = (links: { saleId: number; key: number }[]) => {
     const grouped = new Map<number, SaleTerms[]>();
@@ -194,7 +200,9 @@ export async function productsByIds(
   ids: number[],
   cache?: TtlCache<CatalogReference>,
 ): Promise<{ products: Product[]; globalSales: SaleTerms[] }> {
-  const [rows, reference] = await Promise.all([productRows(db, ids), catalogReference(db, cache)]);
+  // In turn, not at once: callers pass their transaction (see loadReference).
+  const rows = await productRows(db, ids);
+  const reference = await catalogReference(db, cache);
   return { products: rows.map((row) => toProduct(row, reference)), globalSales: reference.globalSales };
 }
 

@@ -1,0 +1,397 @@
+/**
+ * `npm run bench:checkout` (issue 10 point 9): the money path under contention. On a fresh demo database in
+ * PostgreSQL, BENCH_SHOPPERS shoppers run checkouts concurrently against the real server, each over HTTP as
+ * the web app and a browser do: add to cart → POST /api/order/bulk → POST /api/sandbox/pay → the sandbox card
+ * page approves 4242 4242 4242 4242 → GET /api/sandbox/feedback. 80% of the adds go to 3 "hot" products
+ * whose stock is low, so they sell out during the run: a 409 on add or bulk order is an expected answer, and
+ * so is a paid checkout that ends `refund_needed` (someone else took the last unit first). Afterwards the
+ * database must account for every unit: per product, the stock taken equals the units of finished orders,
+ * and nothing is oversold. Writes the results to docs/benchmarks.md.
+ *
+ * PostgreSQL as for bench:catalog: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the .ci/run role. Knobs
+ * for a smoke run (which leaves docs/benchmarks.md alone): BENCH_SHOPPERS (50), BENCH_SECONDS (20),
+ * BENCH_CHECKOUTS (no limit: stop after this many approved checkouts), BENCH_HOT_STOCK (units of each hot
+ * product); BENCH_REPORT=true/false overrides whether it writes. A run with errors (a 5xx, any unexpected
+ * answer) or with units unaccounted for writes nothing and exits 1.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { replaceSection } from "./report";
+import { startBenchServer } from "./server";
+import { freshDemoDatabase, knob, reportWanted, serverEnv } from "./setup";
+
+const SHOPPERS = knob("BENCH_SHOPPERS", 50, 1);
+const DURATION = knob("BENCH_SECONDS", 20, 1);
+const CHECKOUTS = knob("BENCH_CHECKOUTS", Infinity, 1);
+const HOT_STOCK = knob("BENCH_HOT_STOCK", 100, 1);
+const REPORT = reportWanted(["BENCH_SHOPPERS", "BENCH_SECONDS", "BENCH_CHECKOUTS", "BENCH_HOT_STOCK"]);
+const HOT_PRODUCTS = 3;
+const HOT_SHARE = 0.8;
+/** The other products never run out: their checkouts measure the path without the race. */
+const COLD_STOCK = 1_000_000;
+const CARD = { number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" };
+const STEPS = ["add", "bulk", "pay", "card", "feedback"] as const;
+type Step = (typeof STEPS)[number];
+
+interface Stats {
+  latencies: Record<Step, number[]>;
+  approved: number;
+  refundNeeded: number;
+  addSoldOut: number;
+  bulkSoldOut: number;
+  errors: string[];
+}
+const newStats = (): Stats => ({
+  latencies: { add: [], bulk: [], pay: [], card: [], feedback: [] },
+  approved: 0,
+  refundNeeded: 0,
+  addSoldOut: 0,
+  bulkSoldOut: 0,
+  errors: [],
+});
+
+interface Reply {
+  status: number;
+  body: string;
+  location: string | null;
+}
+class Unexpected extends Error {}
+
+// --- the store: a fresh demo database, 3 hot products with little stock, plenty of everything else
+
+const databaseUrl = await freshDemoDatabase("voltio_bench_checkout");
+const db = new pg.Client({ connectionString: databaseUrl });
+await db.connect();
+const { rows: productRows } = await db.query<{ id: number }>(
+  "select id from products where deleted_at is null order by id",
+);
+const hot = productRows.slice(0, HOT_PRODUCTS).map((row) => row.id);
+const cold = productRows.slice(HOT_PRODUCTS).map((row) => row.id);
+await db.query("update products set stock = case when id = any($1) then $2::int else $3::int end", [
+  hot,
+  HOT_STOCK,
+  COLD_STOCK,
+]);
+const initialStock = new Map(
+  (await db.query<{ id: number; stock: number }>("select id, stock from products")).rows.map((row) => [
+    row.id,
+    row.stock,
+  ]),
+);
+
+const dataDir = mkdtempSync(join(tmpdir(), "voltio-bench-checkout-"));
+const server = await startBenchServer(
+  {
+    ...serverEnv(databaseUrl),
+    DATA_DIR: dataDir, // the mail outbox's .eml files
+    RATE_LIMIT_AUTH_PER_IP: "1000000",
+    RATE_LIMIT_AUTH_PER_EMAIL: "1000000",
+    ACCESS_TOKEN_TTL_SECONDS: "86400",
+  },
+  { publicUrl: "http://127.0.0.1:{port}" },
+).catch((error: unknown) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  throw error;
+});
+
+async function request(
+  method: string,
+  path: string,
+  { token, json, form }: { token?: string; json?: unknown; form?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  let body: string | undefined;
+  if (json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(json);
+  } else if (form) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(form).toString();
+  }
+  const response = await fetch(`${server.base}${path}`, { method, headers, body, redirect: "manual" });
+  return { status: response.status, body: await response.text(), location: response.headers.get("location") };
+}
+
+function expectStatus(reply: Reply, status: number, what: string): void {
+  if (reply.status !== status)
+    throw new Unexpected(`${what}: ${reply.status} instead of ${status}: ${reply.body.slice(0, 300)}`);
+}
+
+// --- the shoppers: registered, logged in and given an address through the API, a few at a time
+
+interface Shopper {
+  id: number;
+  token: string;
+}
+
+async function newShopper(index: number): Promise<Shopper> {
+  const email = `bench-${index}@voltio.test`;
+  const password = "bench-password-1";
+  const user = { firstName: "Bench", lastName: "Shopper", email, password };
+  const registered = await request("POST", "/api/user", { json: user });
+  expectStatus(registered, 201, "register");
+  const login = await request("POST", "/api/user/login", { json: { email, password } });
+  expectStatus(login, 200, "login");
+  const { accessToken: token } = JSON.parse(login.body) as { accessToken: string };
+  const address = { city: "Rosario", street: "Córdoba", streetNumber: 1234, postalCode: "2000" };
+  expectStatus(await request("POST", "/api/user/direction", { token, json: address }), 201, "address");
+  return { id: (JSON.parse(registered.body) as { id: number }).id, token };
+}
+
+// --- one checkout, timed step by step
+
+const soldOutAt = new Map<number, number>();
+let runStarted = 0;
+
+async function step(stats: Stats, name: Step, ...args: Parameters<typeof request>): Promise<Reply> {
+  const started = performance.now();
+  const reply = await request(...args);
+  stats.latencies[name].push(performance.now() - started);
+  return reply;
+}
+
+/** A 409 is an expected answer for a product that is (nearly) gone; the shopper moves on. */
+function soldOut(reply: Reply, productId: number): boolean {
+  if (reply.status !== 409) return false;
+  if (!/Only \d+ left|Out of stock/.test(reply.body)) return false;
+  if (runStarted && !soldOutAt.has(productId) && reply.body.includes("Out of stock"))
+    soldOutAt.set(productId, (performance.now() - runStarted) / 1000);
+  return true;
+}
+
+async function checkout({ token }: Shopper, productId: number, stats: Stats): Promise<void> {
+  const added = await step(stats, "add", "POST", "/api/order", {
+    token,
+    json: { status: "inCart", productId, amount: 1 },
+  });
+  if (soldOut(added, productId)) return void stats.addSoldOut++;
+  expectStatus(added, 201, "add to cart");
+  const lineId = (JSON.parse(added.body) as { id: number }).id;
+
+  const bulk = await step(stats, "bulk", "POST", "/api/order/bulk", { token, json: { orderIds: [lineId] } });
+  if (soldOut(bulk, productId)) {
+    stats.bulkSoldOut++;
+    return expectStatus(await request("DELETE", `/api/order/${lineId}`, { token }), 200, "drop cart line");
+  }
+  expectStatus(bulk, 201, "bulk order");
+
+  const pay = await step(stats, "pay", "POST", "/api/sandbox/pay", { token, json: { baseURL: server.base } });
+  expectStatus(pay, 200, "pay");
+  const { init_point } = JSON.parse(pay.body) as { init_point: string };
+
+  const card = await step(stats, "card", "POST", new URL(init_point).pathname, { form: CARD });
+  expectStatus(card, 303, "card page");
+  const returned = new URL(card.location ?? "");
+
+  const feedback = await step(stats, "feedback", "GET", `/api/sandbox/feedback${returned.search}`, { token });
+  expectStatus(feedback, 200, "feedback");
+  const { Status } = JSON.parse(feedback.body) as { Status: string };
+  if (Status === "approved") stats.approved++;
+  else if (Status === "refund_needed") stats.refundNeeded++;
+  else throw new Unexpected(`feedback: Status ${Status}`);
+}
+
+async function attempt(shopper: Shopper, productId: number, stats: Stats): Promise<void> {
+  try {
+    await checkout(shopper, productId, stats);
+  } catch (error) {
+    const message = error instanceof Unexpected ? error.message : `request failed: ${String(error)}`;
+    if (stats.errors.push(message) <= 10) console.error(`error: ${message}`);
+  }
+}
+
+const pick = (ids: number[]) => ids[Math.floor(Math.random() * ids.length)]!;
+
+// --- the measurement: shoppers, a warm-up (one checkout each on a plentiful product, not counted), the run
+
+async function measure() {
+  const shoppers: Shopper[] = [];
+  for (let index = 0; index < SHOPPERS; index += 4) {
+    const batch = Array.from({ length: Math.min(4, SHOPPERS - index) }, (_, i) => newShopper(index + i));
+    shoppers.push(...(await Promise.all(batch)));
+  }
+  console.log(`${SHOPPERS} shoppers ready; hot products ${hot.join(", ")} with ${HOT_STOCK} units each`);
+
+  const warmup = newStats();
+  await Promise.all(shoppers.map((shopper) => attempt(shopper, pick(cold), warmup)));
+  server.assertRunning();
+
+  const run = newStats();
+  const cpuBefore = cpuTimes();
+  runStarted = performance.now();
+  const deadline = runStarted + DURATION * 1000;
+  await Promise.all(
+    shoppers.map(async (shopper) => {
+      while (performance.now() < deadline && run.approved < CHECKOUTS)
+        await attempt(shopper, Math.random() < HOT_SHARE ? pick(hot) : pick(cold), run);
+    }),
+  );
+  const elapsed = (performance.now() - runStarted) / 1000;
+  const cpu = cpuShares(cpuBefore, cpuTimes(), elapsed);
+  server.assertRunning();
+  return { shoppers, warmup, run, elapsed, cpu };
+}
+
+const { shoppers, warmup, run, elapsed, cpu } = await measure().finally(async () => {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+// --- the books: every unit taken is a finished order's, none below zero, none sold twice
+
+const benchUsers = shoppers.map((shopper) => shopper.id);
+const { rows: books } = await db.query<{ id: number; stock: number; finished: number }>(
+  `select p.id, p.stock, coalesce(sum(o.amount) filter (where o.status = 'finished'), 0)::int as finished
+   from products p left join orders o on o.product_id = p.id and o.user_id = any($1)
+   group by p.id order by p.id`,
+  [benchUsers],
+);
+const { rows: checkoutRows } = await db.query<{ status: string; n: number }>(
+  "select status, count(*)::int as n from checkouts where user_id = any($1) group by status",
+  [benchUsers],
+);
+await db.end();
+
+const problems: string[] = [];
+let oversold = 0;
+for (const { id, stock, finished } of books) {
+  const initial = initialStock.get(id)!;
+  oversold += Math.max(0, finished - initial);
+  if (stock < 0) problems.push(`product ${id}: stock ${stock}`);
+  if (initial - stock !== finished)
+    problems.push(`product ${id}: ${initial - stock} units taken from stock, ${finished} finished`);
+}
+const checkoutsIn = (status: string) => checkoutRows.find((row) => row.status === status)?.n ?? 0;
+if (checkoutsIn("paid") !== warmup.approved + run.approved)
+  problems.push(`${checkoutsIn("paid")} paid checkouts, ${warmup.approved + run.approved} approved replies`);
+if (checkoutsIn("refund_needed") !== warmup.refundNeeded + run.refundNeeded)
+  problems.push(
+    `${checkoutsIn("refund_needed")} refund_needed checkouts, ${warmup.refundNeeded + run.refundNeeded} replies`,
+  );
+
+// --- the results
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+const totalTime = STEPS.reduce((sum, name) => sum + run.latencies[name].reduce((a, b) => a + b, 0), 0);
+const rows = STEPS.map((name) => {
+  const sorted = [...run.latencies[name]].sort((a, b) => a - b);
+  const time = sorted.reduce((a, b) => a + b, 0);
+  return {
+    step: name,
+    requests: sorted.length,
+    p50: Math.round(percentile(sorted, 50)),
+    p99: Math.round(percentile(sorted, 99)),
+    share: Math.round((100 * time) / totalTime),
+  };
+});
+const perSecond = run.approved / elapsed;
+const soldOutTimes = hot.map((id) => (soldOutAt.has(id) ? `${soldOutAt.get(id)!.toFixed(1)} s` : "never"));
+console.table(rows);
+console.log({
+  elapsed: `${elapsed.toFixed(1)} s`,
+  approved: run.approved,
+  checkoutsPerSecond: perSecond.toFixed(1),
+  refundNeeded: run.refundNeeded,
+  addSoldOut: run.addSoldOut,
+  bulkSoldOut: run.bulkSoldOut,
+  hotSoldOutAt: soldOutTimes.join(", "),
+  errors: warmup.errors.length + run.errors.length,
+  oversold,
+  cpu,
+});
+
+const errors = warmup.errors.length + run.errors.length;
+if (errors > 0 || problems.length > 0) {
+  for (const problem of problems) console.error(`books: ${problem}`);
+  console.error(
+    `${errors} errors, ${problems.length} problems in the books: not a measurement of checkout; docs/benchmarks.md left as is.`,
+  );
+  process.exit(1);
+}
+if (!REPORT) {
+  console.log("smoke run: docs/benchmarks.md left as is (BENCH_REPORT=true writes it)");
+  process.exit(0);
+}
+
+replaceSection(
+  "Checkout",
+  [
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:checkout\`: ${SHOPPERS} shoppers at once for ${elapsed.toFixed(1)} s,`,
+    "each running checkouts over HTTP (add to cart → bulk order → pay → sandbox card page → feedback) against",
+    `the real server (one process, 10 database connections) on a fresh demo database in PostgreSQL, all on this`,
+    `machine (${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.version}). ${Math.round(HOT_SHARE * 100)}% of the adds go to ${HOT_PRODUCTS} hot products with`,
+    `${HOT_STOCK} units each (sold out after ${soldOutTimes.join(", ")}), the rest to the other ${cold.length}, which never run out.`,
+    "",
+    "| step | requests | p50 ms | p99 ms | share of shopper time |",
+    "|---|---|---|---|---|",
+    ...rows.map((row) => `| ${row.step} | ${row.requests} | ${row.p50} | ${row.p99} | ${row.share}% |`),
+    "",
+    `- **${perSecond.toFixed(1)} checkouts/s** completed (${run.approved} approved).`,
+    `- ${run.refundNeeded} paid checkouts ended \`refund_needed\` (the last units went to another buyer first);`,
+    `  ${run.addSoldOut} adds and ${run.bulkSoldOut} bulk orders were refused with 409 (sold out).`,
+    "- Errors: 0. **Oversold: 0** — on every product, the stock taken equals the units of finished orders, none",
+    "  below zero, and the paid and `refund_needed` checkouts match the replies.",
+    `- CPU over the run (/proc): ${cpu} (anything else the machine ran).`,
+  ].join("\n"),
+);
+console.log("docs/benchmarks.md updated");
+
+// --- where the CPU went (Linux /proc, in clock ticks of 10 ms): the server, the shoppers, PostgreSQL, the rest
+
+interface CpuTimes {
+  machine: number;
+  server: number;
+  shoppers: number;
+  postgres: number;
+}
+
+function ticksOf(line: string): number[] {
+  return line.trim().split(/\s+/).map(Number);
+}
+
+/** utime + stime of a process (fields 14 and 15 of /proc/<pid>/stat; 0 once it is gone). */
+function processTicks(pid: number | string): number {
+  try {
+    const fields = ticksOf(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, ""));
+    return fields[11]! + fields[12]!;
+  } catch {
+    return 0;
+  }
+}
+
+function cpuTimes(): CpuTimes | null {
+  if (!existsSync("/proc/stat")) return null;
+  const [, user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = ticksOf(
+    readFileSync("/proc/stat", "utf8").split("\n")[0]!,
+  );
+  let postgres = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) postgres += processTicks(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return {
+    machine: user + nice + system + irq + softirq,
+    server: processTicks(server.pid),
+    shoppers: processTicks(process.pid),
+    postgres,
+  };
+}
+
+function cpuShares(before: CpuTimes | null, after: CpuTimes | null, elapsed: number): string {
+  if (!before || !after) return "not measured (no /proc)";
+  const [busy, serverTicks, shoppers, postgres] = (
+    ["machine", "server", "shoppers", "postgres"] as const
+  ).map((key) => after[key] - before[key]) as [number, number, number, number];
+  const share = (ticks: number) => `${Math.round((100 * ticks) / busy)}%`;
+  return (
+    `${(busy / 100 / elapsed).toFixed(2)} of ${cpus().length} cores busy: server ${share(serverTicks)}, ` +
+    `PostgreSQL ${share(postgres)}, shoppers ${share(shoppers)}, ` +
+    `the rest ${share(busy - serverTicks - shoppers - postgres)}`
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * What the PostgreSQL benchmarks share: their knobs, a fresh demo database and the server's environment.
+ */
+import pg from "pg";
+import { openDatabase } from "../apps/server/src/db/client";
+import { seedDemoStore } from "../apps/server/src/db/seed/demo-store";
+
+/** BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the role .ci/run creates. */
+export const postgresUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  "postgres://voltio:voltio@127.0.0.1:5432/postgres";
+
+/** A whole-number knob from the environment; a bad value stops the run (exit code 2). */
+export function knob(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) < min) {
+    console.error(`${name}=${JSON.stringify(raw)} must be a whole number of at least ${min}`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+
+/**
+ * Whether a run writes docs/benchmarks.md: only with every size knob at its default (a smoke run leaves it
+ * alone), unless BENCH_REPORT=true/false says otherwise.
+ */
+export function reportWanted(knobs: readonly string[]): boolean {
+  if (process.env.BENCH_REPORT !== undefined) return process.env.BENCH_REPORT === "true";
+  return !knobs.some((name) => name in process.env);
+}
+
+/** Drops and recreates database `name` on the PostgreSQL server, migrated and seeded with the demo store. */
+export async function freshDemoDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  await seedDemoStore(database.db);
+  await database.close();
+  return url.toString();
+}
+
+/** The server's environment on that database: no demo logins, warnings and errors logged only. */
+export const serverEnv = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  DEMO: "false",
+  LOG_LEVEL: "warn",
+  JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
+  DATABASE_POOL_SIZE: "10",
+});
