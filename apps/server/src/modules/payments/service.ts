@@ -33,21 +33,21 @@ import { lockStock } from "../catalog/stock";
  * stock is still there: then the stock is taken in the same transaction, never below zero.
  */
 
+/** A line's price snapshot, taken when it became pending: what the checkout charges for it. */
+const snapshotColumns = {
+  title: products.title,
+  amount: orders.amount,
+  unitPriceCents: orders.unitPriceCents,
+  lineTotalCents: orders.lineTotalCents,
+  shippingCostCents: orders.shippingCostCents,
+  salePercentage: orders.salePercentage,
+  discountedUnits: orders.discountedUnits,
+};
+
 /** The caller's pending lines not in a bulk order, and their pending bulk orders with their lines. */
 async function pendingOf(db: Db, userId: number) {
   const lines = await db
-    .select({
-      id: orders.id,
-      bulkOrderId: orders.bulkOrderId,
-      amount: orders.amount,
-      productId: orders.productId,
-      title: products.title,
-      unitPriceCents: orders.unitPriceCents,
-      lineTotalCents: orders.lineTotalCents,
-      shippingCostCents: orders.shippingCostCents,
-      salePercentage: orders.salePercentage,
-      discountedUnits: orders.discountedUnits,
-    })
+    .select({ id: orders.id, bulkOrderId: orders.bulkOrderId, ...snapshotColumns })
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))
     .leftJoin(bulkOrders, eq(bulkOrders.id, orders.bulkOrderId))
@@ -212,15 +212,7 @@ export async function checkoutSummary(db: Db, checkoutId: number): Promise<Order
   const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
   if (!checkout) throw new NotFound("Payment Not Found");
   const rows = await db
-    .select({
-      title: products.title,
-      amount: orders.amount,
-      unitPriceCents: orders.unitPriceCents,
-      lineTotalCents: orders.lineTotalCents,
-      shippingCostCents: orders.shippingCostCents,
-      salePercentage: orders.salePercentage,
-      discountedUnits: orders.discountedUnits,
-    })
+    .select(snapshotColumns)
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))
     .where(coveredBy(checkout))
