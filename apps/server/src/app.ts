@@ -12,6 +12,7 @@ import { handleError } from "./http/error-handler";
 import { refuseAmbiguousInput } from "./http/input-rules";
 import { readCaller } from "./modules/auth/access-token";
 import { demoLogStream } from "./http/demo-log";
+import { adminCatalogRoutes } from "./modules/admin-catalog/routes";
 import { authRoutes } from "./modules/auth/routes";
 import { CatalogCache } from "./modules/catalog/cache";
 import { catalogRoutes } from "./modules/catalog/routes";
@@ -20,6 +21,7 @@ import { newsletterRoutes } from "./modules/newsletter/routes";
 import { orderRoutes } from "./modules/orders/routes";
 import { paymentRoutes } from "./modules/payments/routes";
 import { reviewRoutes } from "./modules/reviews/routes";
+import { statsRoutes } from "./modules/stats/routes";
 import { createPaymentProvider } from "./integrations/payments/providers";
 import { sandboxPageRoutes } from "./integrations/payments/sandbox";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
@@ -140,6 +142,14 @@ export async function buildApp(
         orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
       );
       await api.register(reviewRoutes({ db, identify, onRatingsChange: () => catalogCache.clear() }));
+      await api.register(
+        adminCatalogRoutes({
+          db,
+          reference: catalogCache.reference,
+          onCatalogChange: () => catalogCache.clear(),
+        }),
+      );
+      await api.register(statsRoutes({ db, storeTimeZone: config.storeTimeZone, now }));
       await api.register(
         paymentRoutes({ db, provider: paymentProvider, publicUrl: config.publicUrl, notifyMail }),
       );

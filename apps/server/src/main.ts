@@ -7,11 +7,13 @@ import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 async function main() {
   const config = loadConfig();
   // Loaded once the configuration is known to be good: a refusal comes without waiting for the whole app.
-  const [{ buildApp }, { openDatabase }, { DEMO_LOGINS, seedDemoStore }] = await Promise.all([
-    import("./app"),
-    import("./db/client"),
-    import("./db/seed/demo-store"),
-  ]);
+  const [{ buildApp }, { openDatabase }, { DEMO_LOGINS, seedDemoStore }, { countStatsInTimeZone }] =
+    await Promise.all([
+      import("./app"),
+      import("./db/client"),
+      import("./db/seed/demo-store"),
+      import("./modules/stats/service"),
+    ]);
   // Embedded: the data directory stays locked to this process until it ends.
   const database = await openDatabase(databaseTarget(config));
   let app: App | undefined;
@@ -21,6 +23,15 @@ async function main() {
     } catch (error) {
       throw new StartupError(
         `Migrating the database failed: ${(error as Error).message}. Restore the database from a backup or fix it by hand, then start again.`,
+      );
+    }
+    // The dashboard's days are the store's: a new STORE_TIMEZONE recounts them.
+    try {
+      if (await countStatsInTimeZone(database.db, config.storeTimeZone))
+        console.log(`Recounted the order statistics by days of ${config.storeTimeZone}.`);
+    } catch (error) {
+      throw new StartupError(
+        `STORE_TIMEZONE=${config.storeTimeZone}: the database can't count days in this time zone (${(error as Error).message}). Use a zone name PostgreSQL knows, e.g. America/Argentina/Buenos_Aires.`,
       );
     }
     if (config.demo) {

@@ -4,7 +4,6 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StaticRouter } from "react-router";
 import { renderWithBootReplies } from "./api/boot-data";
 import { AppRoutes, type Pages } from "./app/router";
-import AdminPlaceholder from "./app/AdminPlaceholder";
 import NotFoundPage from "./app/NotFoundPage";
 import AboutPage from "./features/about/AboutPage";
 import ProfilePage from "./features/account/ProfilePage";
@@ -39,7 +38,8 @@ const pages: Pages = {
   WishlistPage,
   CheckoutPage,
   PaymentResultPage,
-  AdminPlaceholder,
+  // The server renders a guest's view, which the admin guard turns away: the back office is never rendered here.
+  AdminApp: () => null,
   NotFoundPage,
 };
 

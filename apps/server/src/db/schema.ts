@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import { ORDER_STATUSES } from "@voltio/domain/orders";
 import {
+  bigint,
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -76,6 +78,10 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
     check("users_password_or_google", sql`${t.passwordHash} is not null or ${t.googleUser}`),
+    // The dashboard's 'Latest users': the newest shoppers, without sorting every account.
+    index("users_latest_shoppers_idx")
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.rol} = 'user' and ${t.deletedAt} is null`),
   ],
 );
 
@@ -100,12 +106,17 @@ export const directions = pgTable(
   ],
 );
 
-export const categories = pgTable("categories", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull().unique(),
-  image: text("image").notNull().default(""),
-  ...timestamps,
-});
+export const categories = pgTable(
+  "categories",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    image: text("image").notNull().default(""),
+    ...timestamps,
+  },
+  // Admins name categories freely ('Drones', 'drones'): one category per name, whatever its case.
+  (t) => [uniqueIndex("categories_name_lower_key").on(sql`lower(${t.name})`)],
+);
 
 export const products = pgTable(
   "products",
@@ -532,4 +543,62 @@ export const auditLog = pgTable(
     index("audit_log_entity_idx").on(t.entity, t.entityId),
     index("audit_log_created_idx").on(t.createdAt),
   ],
+);
+
+/** The store's own settings that the database needs: a single row. */
+export const storeSettings = pgTable(
+  "store_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    /** STORE_TIMEZONE, written at start: the order statistics count days in it. */
+    timeZone: text("time_zone").notNull().default("UTC"),
+    ...timestamps,
+  },
+  (t) => [check("store_settings_single_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * The dashboard's figures (GET /api/stats), summed per day of the store's time zone by triggers on orders
+ * and bulk_orders in the transaction of each change (migration 0009), so a year reads a few thousand rows
+ * instead of a million orders. Only orders with a purchase date (paid at some point) count.
+ */
+export const orderStatsDaily = pgTable(
+  "order_stats_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    status: orderStatusEnum("status").notNull(),
+    /** Purchases: single orders and bulk orders (a bulk order's lines don't count one each). */
+    orders: integer("orders").notNull().default(0),
+    units: integer("units").notNull().default(0),
+    /** The lines' totals (line_total_cents), shipping excluded. */
+    salesCents: bigint("sales_cents", { mode: "number" }).notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.day, t.status] })],
+);
+
+const productStats = {
+  productId: integer("product_id")
+    .notNull()
+    .references(() => products.id),
+  units: integer("units").notNull().default(0),
+  salesCents: bigint("sales_cents", { mode: "number" }).notNull().default(0),
+  ...timestamps,
+};
+
+/** Units and sales per product and store day, of paid orders only (PAID_STATUSES): the top products. */
+export const productStatsDaily = pgTable(
+  "product_stats_daily",
+  { day: date("day", { mode: "string" }).notNull(), ...productStats },
+  (t) => [primaryKey({ columns: [t.day, t.productId] })],
+);
+
+/**
+ * The same per month (its first day): a year's top products read twelve rows per product and the days of
+ * the months the period only cuts into, not 365.
+ */
+export const productStatsMonthly = pgTable(
+  "product_stats_monthly",
+  { month: date("month", { mode: "string" }).notNull(), ...productStats },
+  (t) => [primaryKey({ columns: [t.month, t.productId] })],
 );

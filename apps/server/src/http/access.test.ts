@@ -2,7 +2,7 @@ import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
-import { comments, products } from "../db/schema";
+import { comments, products, sales } from "../db/schema";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -128,6 +128,35 @@ async function shopperReviewId(): Promise<number> {
   return review!.id;
 }
 
+/** A fresh product of no one's, for the admin routes that change or retire one. */
+async function matrixProductId(): Promise<number> {
+  const [product] = await t.database.db
+    .insert(products)
+    .values({ title: `Matrix ${++serial}`, name: "row", priceCents: 100, stock: 1 })
+    .returning({ id: products.id });
+  return product!.id;
+}
+
+const MATRIX_PRODUCT = {
+  title: "Matrix product",
+  name: "row",
+  price: "10.50",
+  shippingCost: 0,
+  description: "Made by the matrix",
+  stock: 3,
+  categories: ["Matrix"],
+};
+
+/** A fresh sale bound to a fresh product: the demo's prices stay as the other rows expect them. */
+async function matrixSale(): Promise<{ id: number; payload: Record<string, unknown> }> {
+  const payload = { description: "Matrix sale", percentage: 10, products: [await matrixProductId()] };
+  const [sale] = await t.database.db
+    .insert(sales)
+    .values({ description: payload.description, percentage: payload.percentage })
+    .returning({ id: sales.id });
+  return { id: sale!.id, payload };
+}
+
 async function refreshToken(): Promise<string> {
   const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
   return reply.json<{ refreshToken: string }>().refreshToken;
@@ -157,6 +186,38 @@ const MATRIX: Record<string, Row> = {
   "GET /api/store": { expect: everyone(200), request: () => ({ url: "/api/store" }) },
   "GET /api/sale": { expect: everyone(200), request: () => ({ url: "/api/sale" }) },
   "GET /api/auth/options": { expect: everyone(200), request: () => ({ url: "/api/auth/options" }) },
+  "POST /api/products": {
+    expect: adminOnly(201),
+    request: () => ({ method: "POST", url: "/api/products", payload: MATRIX_PRODUCT }),
+  },
+  "PUT /api/products/:id": {
+    expect: adminOnly(200),
+    request: async () => ({
+      method: "PUT",
+      url: `/api/products/${await matrixProductId()}`,
+      payload: MATRIX_PRODUCT,
+    }),
+  },
+  "DELETE /api/products/:id": {
+    expect: adminOnly(200),
+    request: async () => ({ method: "DELETE", url: `/api/products/${await matrixProductId()}` }),
+  },
+  "POST /api/sale": {
+    expect: adminOnly(201),
+    request: async () => ({ method: "POST", url: "/api/sale", payload: (await matrixSale()).payload }),
+  },
+  "PUT /api/sale": {
+    expect: adminOnly(200),
+    request: async () => {
+      const sale = await matrixSale();
+      return { method: "PUT", url: "/api/sale", payload: { ...sale.payload, id: sale.id } };
+    },
+  },
+  "DELETE /api/sale": {
+    expect: adminOnly(200),
+    request: async () => ({ method: "DELETE", url: `/api/sale?saleId=${(await matrixSale()).id}` }),
+  },
+  "GET /api/stats": { expect: adminOnly(200), request: () => ({ url: "/api/stats" }) },
   "POST /api/user/email": {
     expect: everyone(200),
     request: () => ({ method: "POST", url: "/api/user/email", payload: { email: SHOPPER.email } }),
@@ -399,7 +460,8 @@ describe("the authorization matrix", () => {
       wrong.push(...(await wrongAnswers(context, provider, ownRoutes, await register(context))));
     }
     expect(wrong).toEqual([]);
-  });
+    // A bound for a hang, not a speed check: three apps × every route × four callers, on a busy CI.
+  }, 120_000);
 
   it("checks the declaration against the rows: admin routes refuse users, user routes refuse guests", () => {
     for (const route of everyRoute()) {

@@ -15,6 +15,8 @@ export interface ProductFilters {
   maxPrice?: number;
   freeShipping?: boolean;
   order?: "ASC" | "DESC" | "RATING";
+  /** Admins only: out-of-stock products too (the back office's list). */
+  includeOutOfStock?: boolean;
 }
 
 /** SPEC.md §7, §9: lists and the detail page's related products ask for up to 100 products. */

@@ -19,10 +19,14 @@ export function RequireUser() {
   return <Outlet />;
 }
 
-/** SPEC.md §2: the admin guard sends anyone whose rol isn't admin to /. The server checks again on every call. */
+/**
+ * SPEC.md §2: the admin guard sends a shopper to /; a guest goes to /login (issue 12). The server checks
+ * again on every call.
+ */
 export function RequireAdmin() {
   const { user, pending } = useSession();
   if (pending) return <Checking />;
-  if (user?.rol !== "admin") return <Navigate to="/" replace />;
+  if (!user) return <Navigate to="/login" replace />;
+  if (user.rol !== "admin") return <Navigate to="/" replace />;
   return <Outlet />;
 }

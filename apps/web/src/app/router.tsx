@@ -19,7 +19,7 @@ export const lazyPages = {
   WishlistPage: lazy(() => import("@/features/cart/WishlistPage")),
   CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
   PaymentResultPage: lazy(() => import("@/features/checkout/PaymentResultPage")),
-  AdminPlaceholder: lazy(() => import("./AdminPlaceholder")),
+  AdminApp: lazy(() => import("@/features/admin/AdminApp")),
   NotFoundPage: lazy(() => import("./NotFoundPage")),
 };
 
@@ -45,9 +45,8 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
           <Route path="purchase/success" element={<pages.PaymentResultPage />} />
           <Route path="purchase/failure" element={<pages.PaymentResultPage />} />
         </Route>
-        <Route path="admin" element={<RequireAdmin />}>
-          <Route index element={<pages.AdminPlaceholder />} />
-          <Route path="*" element={<pages.AdminPlaceholder />} />
+        <Route element={<RequireAdmin />}>
+          <Route path="admin/*" element={<pages.AdminApp />} />
         </Route>
         <Route path="*" element={<pages.NotFoundPage />} />
       </Route>

@@ -338,13 +338,27 @@ export async function getNetworks(db: Db): Promise<Networks[]> {
   return [row ?? { facebook: "", twitter: "", instagram: "" }];
 }
 
-export async function listSales(db: Db, limit: number | undefined): Promise<Sale[]> {
+/** GET /sale: sales with their categories and live products (a retired product no longer shows in a sale). */
+export function listSales(db: Db, limit: number | undefined): Promise<Sale[]> {
+  return readSales(db, { limit });
+}
+
+/** One sale as GET /sale lists it, or null. */
+export async function getSale(db: Db, id: number): Promise<Sale | null> {
+  return (await readSales(db, { id }))[0] ?? null;
+}
+
+async function readSales(db: Db, filter: { limit?: number; id?: number }): Promise<Sale[]> {
   const rows = await db.query.sales.findMany({
+    where: filter.id === undefined ? undefined : eq(sales.id, filter.id),
     orderBy: [asc(sales.id)],
-    limit,
+    limit: filter.limit,
     with: {
       categories: { columns: {}, with: { category: { columns: { id: true, name: true } } } },
-      products: { columns: {}, with: { product: { columns: { id: true, title: true } } } },
+      products: {
+        columns: {},
+        with: { product: { columns: { id: true, title: true, deletedAt: true } } },
+      },
     },
   });
   return rows.map((row) => ({
@@ -355,6 +369,8 @@ export async function listSales(db: Db, limit: number | undefined): Promise<Sale
     productAmount: row.productAmount,
     image: row.image,
     categories: row.categories.map(({ category }) => category).sort((a, b) => a.id - b.id),
-    products: row.products.map(({ product }) => product).sort((a, b) => a.id - b.id),
+    products: row.products
+      .flatMap(({ product }) => (product.deletedAt ? [] : [{ id: product.id, title: product.title }]))
+      .sort((a, b) => a.id - b.id),
   }));
 }

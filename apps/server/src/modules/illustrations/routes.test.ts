@@ -1,7 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import Fastify, { type FastifyInstance } from "fastify";
 import { SvgCache, illustrationRoutes } from "./routes";
-import { ILLUSTRATION_KINDS, categoryIllustration, productIllustration } from "./svg";
+import { DEFAULT_PRODUCT_IMAGE } from "@voltio/domain/admin";
+import {
+  ILLUSTRATION_KINDS,
+  categoryIllustration,
+  placeholderIllustration,
+  productIllustration,
+} from "./svg";
 
 let app: FastifyInstance;
 
@@ -143,5 +149,15 @@ describe("SvgCache", () => {
       expect(res.body).toContain(`<title>k${i}</title>`);
     }
     await small.close();
+  });
+});
+
+describe("GET /illustrations/placeholder.svg", () => {
+  it("serves the picture of a product saved without any (DEFAULT_PRODUCT_IMAGE)", async () => {
+    const res = await get(DEFAULT_PRODUCT_IMAGE);
+    expect(res.statusCode).toBe(200);
+    expectSvgHeaders(res.headers);
+    expect(res.body).toBe(placeholderIllustration());
+    expect(res.body).toContain("<title>No image</title>");
   });
 });

@@ -1,5 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
-import { categoryIllustration, cleanLabel, isIllustrationKind, productIllustration } from "./svg";
+import {
+  categoryIllustration,
+  cleanLabel,
+  isIllustrationKind,
+  placeholderIllustration,
+  productIllustration,
+} from "./svg";
 
 const MAX_CACHED = 500;
 // Canonical numbers only ("7", not "007"), so one picture has exactly one cacheable URL.
@@ -54,10 +60,17 @@ function labelFrom(query: unknown): string {
   return typeof value === "string" ? cleanLabel(value) : "";
 }
 
-/** Offline pictures: GET /illustrations/:kind/:variant.svg[?label=] and /illustrations/category/:kind.svg. */
+/**
+ * Offline pictures: GET /illustrations/:kind/:variant.svg[?label=], /illustrations/category/:kind.svg and
+ * /illustrations/placeholder.svg (DEFAULT_PRODUCT_IMAGE: a product saved without pictures).
+ */
 export function illustrationRoutes(options: { cacheSize?: number } = {}): FastifyPluginAsync {
   return async (app) => {
     const cache = new SvgCache(options.cacheSize ?? MAX_CACHED);
+
+    app.get("/illustrations/placeholder.svg", async (_request, reply) =>
+      sendSvg(reply, cache.get("placeholder", placeholderIllustration)),
+    );
 
     // The static "category" segment wins over the :kind parameter in Fastify's router.
     app.get<{ Params: { file: string } }>("/illustrations/category/:file", async (request, reply) => {

@@ -725,3 +725,19 @@ export function categoryIllustration(kind: IllustrationKind): string {
     `${floorShadow(400, floorY, floorW, 22)}${d.svg}</g></svg>`
   );
 }
+
+/** The 800x600 picture of a product that was given none (SPEC.md §5): a neutral frame with a photo sign. */
+export function placeholderIllustration(): string {
+  const sign =
+    rect(290, 200, 220, 170, 20, "none", ' stroke="#94a3b8" stroke-width="12"') +
+    circle(350, 252, 18, "#94a3b8") +
+    shape("M302 358L372 286L416 330L448 298L498 358Z", "#94a3b8");
+  return (
+    svgOpen(800, 600, "No image") +
+    rect(0, 0, 800, 600, 0, "#f1f5f9") +
+    circle(400, 290, 200, "#fff", op(".7")) +
+    sign +
+    `<text x="400" y="440" ${FONT} font-size="26" font-weight="600" fill="#64748b" text-anchor="middle">` +
+    `No image</text></svg>`
+  );
+}

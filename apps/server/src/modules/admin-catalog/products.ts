@@ -1,0 +1,136 @@
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { DEFAULT_PRODUCT_IMAGE, type ProductInput } from "@voltio/domain/admin";
+import { toCents, toDollars } from "@voltio/domain/money";
+import type { Db } from "../../db/client";
+import { categories, productCategories, productImages, products } from "../../db/schema";
+import { NotFound } from "../../errors";
+import type { Caller } from "../auth/access-token";
+import { categoryIllustrationUrl, kindForCategory } from "../illustrations/svg";
+import { recordChange } from "./audit";
+
+/**
+ * Products in the back office (SPEC.md §2 Admin create/edit product, §7; DESIGN.md §5; issue 12): written
+ * as the admin form sends them, categories found or created by name, retired rather than deleted so past
+ * orders and reviews keep their product. Each change is on the audit log in its own transaction.
+ */
+
+export const PRODUCT_NOT_FOUND = "Product Not Found!";
+
+/** A product as the form sends it, pictures resolved: what the audit log keeps before and after a change. */
+type ProductRecord = Omit<ProductInput, "images"> & { images: string[] };
+
+/**
+ * These categories, in their order, created when new. Names match whatever their case ('mouse' is the
+ * existing 'Mouse'); the unique index on lower(name) settles two admins adding the same one at once.
+ */
+async function findOrCreateCategories(tx: Db, names: string[]): Promise<{ id: number; name: string }[]> {
+  const byKey = new Map<string, string>();
+  for (const name of names) if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), name);
+  const find = () =>
+    tx
+      .select({ id: categories.id, name: categories.name, key: sql<string>`lower(${categories.name})` })
+      .from(categories)
+      .where(inArray(sql`lower(${categories.name})`, [...byKey.keys()]));
+  let found = await find();
+  const missing = [...byKey].filter(([key]) => !found.some((row) => row.key === key));
+  if (missing.length > 0) {
+    await tx
+      .insert(categories)
+      .values(missing.map(([, name]) => ({ name, image: categoryIllustrationUrl(kindForCategory(name)) })))
+      .onConflictDoNothing();
+    found = await find();
+  }
+  return [...byKey.keys()].map((key) => found.find((row) => row.key === key)!);
+}
+
+const productColumns = (input: ProductInput) => ({
+  title: input.title,
+  name: input.name,
+  priceCents: toCents(input.price),
+  shippingCostCents: toCents(input.shippingCost),
+  stock: input.stock,
+  description: input.description,
+});
+
+/** The product's pictures (the placeholder when none was given) and categories, replacing any it had. */
+async function writeRelations(tx: Db, productId: number, input: ProductInput): Promise<ProductRecord> {
+  const images = input.images.length > 0 ? input.images : [DEFAULT_PRODUCT_IMAGE];
+  await tx.delete(productImages).where(eq(productImages.productId, productId));
+  await tx.insert(productImages).values(
+    images.map((url, position) => ({
+      productId,
+      url,
+      position,
+      altText: `${input.title} – picture ${position + 1}`,
+    })),
+  );
+  await tx.delete(productCategories).where(eq(productCategories.productId, productId));
+  const chosen = await findOrCreateCategories(tx, input.categories);
+  await tx.insert(productCategories).values(chosen.map(({ id }) => ({ productId, categoryId: id })));
+  return { ...input, images, categories: chosen.map(({ name }) => name) };
+}
+
+/** A live product, locked until the transaction ends, as the form would show it; 404 when unknown or retired. */
+async function lockedRecord(tx: Db, id: number): Promise<ProductRecord> {
+  const [row] = await tx
+    .select()
+    .from(products)
+    .where(and(eq(products.id, id), isNull(products.deletedAt)))
+    .for("update");
+  if (!row) throw new NotFound(PRODUCT_NOT_FOUND);
+  // One query at a time: inside a transaction they share one connection.
+  const images = await tx
+    .select({ url: productImages.url })
+    .from(productImages)
+    .where(eq(productImages.productId, id))
+    .orderBy(asc(productImages.position));
+  const links = await tx
+    .select({ name: categories.name })
+    .from(productCategories)
+    .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+    .where(eq(productCategories.productId, id))
+    .orderBy(asc(productCategories.categoryId));
+  return {
+    title: row.title,
+    name: row.name,
+    price: toDollars(row.priceCents),
+    shippingCost: toDollars(row.shippingCostCents),
+    stock: row.stock,
+    description: row.description,
+    images: images.map((image) => image.url),
+    categories: links.map((link) => link.name),
+  };
+}
+
+/** POST /products: the new product's id. */
+export async function createProduct(db: Db, actor: Caller, input: ProductInput): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [created] = await tx.insert(products).values(productColumns(input)).returning({ id: products.id });
+    const id = created!.id;
+    const after = await writeRelations(tx, id, input);
+    await recordChange(tx, actor, "product.create", id, { before: null, after });
+    return id;
+  });
+}
+
+/** PUT /products/:id: every field replaced, pictures and categories included. */
+export async function updateProduct(db: Db, actor: Caller, id: number, input: ProductInput): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await lockedRecord(tx, id);
+    await tx.update(products).set(productColumns(input)).where(eq(products.id, id));
+    const after = await writeRelations(tx, id, input);
+    await recordChange(tx, actor, "product.update", id, { before, after });
+  });
+}
+
+/**
+ * DELETE /products/:id: the product is retired (deleted_at): gone from the store, and no longer for sale in
+ * carts (catalog/stock.ts), while past orders and reviews keep showing it.
+ */
+export async function deleteProduct(db: Db, actor: Caller, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await lockedRecord(tx, id);
+    await tx.update(products).set({ deletedAt: new Date() }).where(eq(products.id, id));
+    await recordChange(tx, actor, "product.delete", id, { before, after: null });
+  });
+}

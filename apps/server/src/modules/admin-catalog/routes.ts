@@ -1,0 +1,163 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  productInputSchema,
+  saleDeleteQuerySchema,
+  saleInputSchema,
+  saleUpdateSchema,
+} from "@voltio/domain/admin";
+import { productSchema, saleSchema } from "@voltio/domain/catalog";
+import { idParamSchema, messageReplySchema } from "@voltio/domain/http";
+import type { Db } from "../../db/client";
+import { NotFound } from "../../errors";
+import { signedIn } from "../../http/access";
+import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
+import type { TtlCache } from "../catalog/cache";
+import { getProduct, getSale, type CatalogReference } from "../catalog/service";
+import { PRODUCT_NOT_FOUND, createProduct, deleteProduct, updateProduct } from "./products";
+import { SALE_NOT_FOUND, createSale, deleteSale, updateSale } from "./sales";
+
+export interface AdminCatalogRoutesDeps {
+  db: Db;
+  /** The catalogue's categories and sales snapshot: replies are built with it, as GET /products does. */
+  reference: TtlCache<CatalogReference>;
+  /** Every change shows in the store, carts included, on the next request: the catalogue's caches go. */
+  onCatalogChange: () => void;
+}
+
+/** POST, PUT, DELETE /products and /sale (admin; SPEC.md §7; issue 12). Replies as the catalogue lists them. */
+export function adminCatalogRoutes({
+  db,
+  reference,
+  onCatalogChange,
+}: AdminCatalogRoutesDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    keepRepliesPrivate(app);
+    const admin = { config: { access: "admin" as const } };
+
+    /** A changed product as GET /products/:id now shows it: the caches let go of the old one first. */
+    const changedProduct = async (id: number) => {
+      onCatalogChange();
+      const product = await getProduct(db, id, reference);
+      if (!product) throw new NotFound(PRODUCT_NOT_FOUND);
+      return product;
+    };
+    const changedSale = async (id: number) => {
+      onCatalogChange();
+      const sale = await getSale(db, id);
+      if (!sale) throw new NotFound(SALE_NOT_FOUND);
+      return sale;
+    };
+
+    app.post(
+      "/products",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Create a product (categories by name, found or created; no images: the placeholder)",
+          security: BEARER,
+          body: productInputSchema,
+          response: { 201: productSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        const id = await createProduct(db, signedIn(request), request.body);
+        return reply.code(201).send(await changedProduct(id));
+      },
+    );
+
+    app.put(
+      "/products/:id",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Replace a product's fields, pictures and categories",
+          security: BEARER,
+          params: idParamSchema,
+          body: productInputSchema,
+          response: { 200: productSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => {
+        await updateProduct(db, signedIn(request), request.params.id, request.body);
+        return changedProduct(request.params.id);
+      },
+    );
+
+    app.delete(
+      "/products/:id",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Retire a product: gone from the store, kept by past orders",
+          security: BEARER,
+          params: idParamSchema,
+          response: { 200: messageReplySchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => {
+        await deleteProduct(db, signedIn(request), request.params.id);
+        onCatalogChange();
+        return { msg: "Product deleted" };
+      },
+    );
+
+    app.post(
+      "/sale",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Create a sale (no categories and no products: the whole store)",
+          security: BEARER,
+          body: saleInputSchema,
+          response: { 201: saleSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        const id = await createSale(db, signedIn(request), request.body);
+        return reply.code(201).send(await changedSale(id));
+      },
+    );
+
+    app.put(
+      "/sale",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Replace a sale's fields and bindings (its id in the body, SPEC.md §7)",
+          security: BEARER,
+          body: saleUpdateSchema,
+          response: { 200: saleSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => {
+        const { id, ...sale } = request.body;
+        await updateSale(db, signedIn(request), id, sale);
+        return changedSale(id);
+      },
+    );
+
+    app.delete(
+      "/sale",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Delete a sale",
+          security: BEARER,
+          querystring: saleDeleteQuerySchema,
+          response: { 200: messageReplySchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => {
+        await deleteSale(db, signedIn(request), request.query.saleId);
+        onCatalogChange();
+        return { msg: "Sale deleted" };
+      },
+    );
+  };
+}

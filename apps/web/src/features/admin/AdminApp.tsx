@@ -1,0 +1,37 @@
+import { Suspense, lazy } from "react";
+import { Route, Routes } from "react-router";
+import { AdminMenu } from "./AdminMenu";
+import { PartTwoPlaceholder } from "./PartTwoPlaceholder";
+
+// Each screen is its own chunk inside the admin area: the charts load only on the dashboard.
+const DashboardPage = lazy(() => import("./dashboard/DashboardPage"));
+const ProductsPage = lazy(() => import("./products/ProductsPage"));
+const ProductFormPage = lazy(() => import("./products/ProductFormPage"));
+const SalesPage = lazy(() => import("./sales/SalesPage"));
+
+/**
+ * The back office (SPEC.md §2 Admin routes; issue 12): the side menu and the admin screens, one lazy chunk
+ * that no storefront page loads (bench:web checks). The admin guard in front of it (app/guards.tsx) sends
+ * shoppers to / and guests to /login; the server checks the role again on every call.
+ */
+export function AdminApp() {
+  return (
+    <div className="grid items-start gap-6 md:grid-cols-[15rem_1fr]">
+      <AdminMenu />
+      <div className="min-w-0">
+        <Suspense fallback={null}>
+          <Routes>
+            <Route index element={<DashboardPage />} />
+            <Route path="products" element={<ProductsPage />} />
+            <Route path="create/Product" element={<ProductFormPage />} />
+            <Route path="edit/:id" element={<ProductFormPage />} />
+            <Route path="discounts" element={<SalesPage />} />
+            <Route path="*" element={<PartTwoPlaceholder />} />
+          </Routes>
+        </Suspense>
+      </div>
+    </div>
+  );
+}
+
+export default AdminApp;

@@ -1,0 +1,88 @@
+import { useState } from "react";
+import { NavLink, useNavigate } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
+import {
+  BarChart3,
+  LogOut,
+  Mail,
+  Package,
+  PackagePlus,
+  Percent,
+  ReceiptText,
+  Users,
+  type LucideIcon,
+} from "lucide-react";
+import { useTranslation } from "@/i18n";
+import { logout, useSession } from "@/api/session";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { Card } from "@/components/ui/Card";
+
+/** SPEC.md §2 Admin side menu: its links, in its order, with its targets. */
+const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean }[] = [
+  { to: "/admin", label: "admin.menu.statistics", icon: BarChart3, end: true },
+  { to: "/admin/products?limit=8&offset=1", label: "admin.menu.products", icon: Package },
+  { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
+  { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
+  { to: "/admin/users", label: "admin.menu.users", icon: Users },
+  { to: "/admin/discounts", label: "admin.menu.sales", icon: Percent },
+  { to: "/admin/newsletter", label: "admin.menu.newsletter", icon: Mail },
+];
+
+const itemClass = (active: boolean) =>
+  `flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+    active ? "bg-accent text-on-accent" : "text-ink hover:bg-accent-soft"
+  }`;
+
+export function AdminMenu() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  const leave = async () => {
+    setLeaving(true);
+    await logout(client);
+    setConfirming(false);
+    void navigate("/");
+  };
+
+  return (
+    <Card as="aside" size="lg" className="p-3 md:sticky md:top-24" aria-labelledby="admin-welcome">
+      <h2 id="admin-welcome" className="px-3 pt-2 pb-3 font-bold text-ink">
+        {t("adminHome.welcome", { name: user?.firstName ?? "" })}
+      </h2>
+      <nav aria-label={t("admin.menu.label")}>
+        <ul className="grid gap-1 sm:grid-cols-2 md:grid-cols-1">
+          {LINKS.map(({ to, label, icon: Icon, end }) => (
+            <li key={to}>
+              <NavLink to={to} end={end} className={({ isActive }) => itemClass(isActive)}>
+                <Icon size={18} aria-hidden />
+                {t(label)}
+              </NavLink>
+            </li>
+          ))}
+          <li>
+            <button
+              type="button"
+              className={`w-full ${itemClass(false)}`}
+              onClick={() => setConfirming(true)}
+            >
+              <LogOut size={18} aria-hidden />
+              {t("profileMenu.logout")}
+            </button>
+          </li>
+        </ul>
+      </nav>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t("admin.confirmation")}
+        description={t("profileMenu.confirmLogout")}
+        onAccept={() => void leave()}
+        busy={leaving}
+      />
+    </Card>
+  );
+}

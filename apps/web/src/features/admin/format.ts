@@ -1,0 +1,22 @@
+import type { Language } from "@/i18n";
+
+/** SPEC.md §9: chart labels are cut at 15 characters. */
+export const chartLabel = (text: string) => (text.length > 15 ? `${text.slice(0, 15)}…` : text);
+
+/** SPEC.md §9: chart dates read 'MMMM D, YYYY' ('November 24, 2026'), in the page's language. */
+export const chartDate = (isoDate: string, language: Language) =>
+  new Intl.DateTimeFormat(language === "es" ? "es" : "en-US", {
+    month: "long",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
+
+/** SPEC.md §2: names capitalised ('ada lovelace' → 'Ada Lovelace'). */
+export const capitalised = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/(^|[\s-])(\p{L})/gu, (_match, start: string, letter: string) => start + letter.toUpperCase());
+
+/** SPEC.md §2 Admin dashboard: six fixed palette colours, in this order. */
+export const PALETTE = ["#4f46e5", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#a855f7"] as const;

@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import { clickForToast, expect, newShopper, signIn, test, tokenOf } from "./fixtures";
+
+/**
+ * Issue 12 points 1, 4 and 7: the back office's shell and products — an admin creates a product with an
+ * uploaded picture, finds it in the store and its search, edits its price, puts it on sale from its row, and
+ * deletes it (a past order keeps it); a shopper and a guest are kept out of /admin.
+ */
+
+const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
+  "hex",
+);
+
+test("create a product with an uploaded image, find it in the store and search, edit its price, put it on sale, delete it", async ({
+  page,
+}) => {
+  const title = `Voltio Test Dock ${randomBytes(3).toString("hex")}`;
+  await signIn(page, ADMIN);
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { name: "Welcome, Admin Ada!" })).toBeVisible();
+  const menu = page.getByRole("navigation", { name: "Back office" });
+  await menu.getByRole("link", { name: "Create products" }).click();
+  await expect(page).toHaveURL(/\/admin\/create\/Product$/);
+
+  const form = page.getByRole("region", { name: "Product details" });
+  // The submit button appears once there is a title and a category (SPEC.md §2).
+  await expect(form.getByRole("button", { name: "Create product" })).toHaveCount(0);
+  await form.getByLabel("Title").fill(title);
+  await form.getByLabel("New category").fill("Docks");
+  await form.getByRole("button", { name: "Add" }).first().click();
+  await expect(form.getByRole("button", { name: "Remove category Docks" })).toBeVisible();
+  // Invalid: 'Denied' / 'Please, fill in all the fields', and each field's SPEC message.
+  await form.getByLabel("Price (US$)").fill("-1");
+  await form.getByRole("button", { name: "Create product" }).click();
+  const denied = page.getByRole("dialog", { name: "Denied" });
+  await expect(denied.getByText("Please, fill in all the fields")).toBeVisible();
+  await denied.getByRole("button", { name: "Close" }).first().click();
+  await expect(form.getByText("enter the name please")).toBeVisible();
+  await expect(form.getByText("The value cannot be negative")).toBeVisible();
+
+  await form.getByLabel("Name").fill("USB-C docking station");
+  await form.getByLabel("Price (US$)").fill("89.90");
+  await form.getByLabel("Shipping cost (US$)").fill("0");
+  await form.getByLabel("Stock").fill("7");
+  await form.getByLabel("Description").fill("Ten ports. One cable. Works with every laptop");
+  await form
+    .getByLabel("Upload images")
+    .setInputFiles({ name: "dock.png", mimeType: "image/png", buffer: PNG });
+  await expect(form.getByRole("button", { name: "Remove image" })).toBeVisible();
+  // The live preview is the storefront's own card.
+  await expect(page.getByRole("complementary", { name: "Preview" }).getByText(title)).toBeVisible();
+  await form.getByRole("button", { name: "Create product" }).click();
+  await expect(page.getByRole("dialog", { name: "Product Create !!" })).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
+
+  // In the store and its search at once.
+  await page.goto(`/products?search=${encodeURIComponent(title)}&offset=1`);
+  const card = page.getByRole("article").filter({ hasText: title });
+  await expect(card.getByText("US$ 89.90")).toBeVisible();
+  await card.getByRole("link", { name: title }).click();
+  const productUrl = page.url();
+
+  // Edit its price from the admin list.
+  await page.goto(`/admin/products?search=${encodeURIComponent(title)}&offset=1`);
+  await page.getByRole("link", { name: `Edit ${title}` }).click();
+  await expect(page.getByLabel("Price (US$)")).toHaveValue("89.90");
+  await page.getByLabel("Price (US$)").fill("79.90");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Is the product ready ?" })
+    .getByRole("button", { name: "Accept" })
+    .click();
+  await expect(page.getByText("Changes saved successfully !!")).toBeVisible();
+  await page.goto(productUrl);
+  await expect(page.getByText("US$ 79.90").first()).toBeVisible();
+  const productId = Number(productUrl.split("/").pop());
+
+  // On sale from its row: 'Add sale' preselects it; the badge and the discounted price show at once.
+  await page.goto(`/admin/products?search=${encodeURIComponent(title)}&offset=1`);
+  await page.getByRole("link", { name: `Add sale to ${title}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/discounts\\?p=${productId}$`));
+  const saleForm = page.getByRole("tabpanel", { name: "Create sales" });
+  await saleForm.getByLabel("Description").fill(`Dock deal ${title.slice(-6)}`);
+  await saleForm.getByLabel("Percentage").fill("25");
+  await clickForToast(page, saleForm.getByRole("button", { name: "Create new sale" }), "Sale created");
+  await page.goto(productUrl);
+  await expect(page.getByText("25% OFF").first()).toBeVisible();
+  await expect(page.getByText("US$ 59.93").first()).toBeVisible();
+
+  // A shopper buys it before it is deleted: the purchase keeps its product.
+  const shopper = await newShopper(page.request);
+  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
+  const bought = await page.request.post("/api/order", {
+    headers,
+    data: { status: "pending", productId, amount: 1 },
+  });
+  expect(bought.status(), await bought.text()).toBe(201);
+
+  // Delete it: gone from the store.
+  await page.goto(`/admin/products?search=${encodeURIComponent(title)}&offset=1`);
+  await page.getByRole("button", { name: `Delete ${title}` }).click();
+  await page
+    .getByRole("alertdialog", { name: "Are you sure you want to delete it ?" })
+    .getByRole("button", { name: "Accept" })
+    .click();
+  await expect(page.getByText("No products match.")).toBeVisible();
+  expect((await page.request.get(`/api/products/${productId}`)).status()).toBe(404);
+  const search = await page.request.get(`/api/products?search=${encodeURIComponent(title)}`);
+  expect(((await search.json()) as { total: number }).total).toBe(0);
+  const purchases = await page.request.get("/api/order?status=pending", { headers });
+  expect(await purchases.json()).toEqual([expect.objectContaining({ id: productId, title })]);
+});
+
+test("a shopper opening /admin lands on /, a guest on /login", async ({ page }) => {
+  await page.goto("/admin/products");
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, await newShopper(page.request));
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/$/);
+});
