@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { clickForToast, expect, newShopper, signIn, test, tokenOf } from "./fixtures";
+import { AxeBuilder } from "@axe-core/playwright";
+import { clickForToast, expect, newShopper, signIn, test, tokenOf, type Page } from "./fixtures";
 
 /**
  * Issue 12 points 1, 4 and 7: the back office's shell and products — an admin creates a product with an
@@ -8,6 +9,11 @@ import { clickForToast, expect, newShopper, signIn, test, tokenOf } from "./fixt
  */
 
 const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+}
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
   "hex",
@@ -20,6 +26,10 @@ test("create a product with an uploaded image, find it in the store and search, 
   await signIn(page, ADMIN);
   await page.goto("/admin");
   await expect(page.getByRole("heading", { name: "Welcome, Admin Ada!" })).toBeVisible();
+  // The dashboard: its charts and the latest users, from GET /api/stats.
+  await expect(page.getByRole("heading", { name: "Latest users" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Latest users" }).getByText("Sam Shopper")).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
   const menu = page.getByRole("navigation", { name: "Back office" });
   await menu.getByRole("link", { name: "Create products" }).click();
   await expect(page).toHaveURL(/\/admin\/create\/Product$/);
@@ -51,6 +61,7 @@ test("create a product with an uploaded image, find it in the store and search, 
   await expect(form.getByRole("button", { name: "Remove image" })).toBeVisible();
   // The live preview is the storefront's own card.
   await expect(page.getByRole("complementary", { name: "Preview" }).getByText(title)).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
   await form.getByRole("button", { name: "Create product" }).click();
   await expect(page.getByRole("dialog", { name: "Product Create !!" })).toBeVisible();
   await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
@@ -64,6 +75,7 @@ test("create a product with an uploaded image, find it in the store and search, 
 
   // Edit its price from the admin list.
   await page.goto(`/admin/products?search=${encodeURIComponent(title)}&offset=1`);
+  await expectNoSeriousAxeViolations(page);
   await page.getByRole("link", { name: `Edit ${title}` }).click();
   await expect(page.getByLabel("Price (US$)")).toHaveValue("89.90");
   await page.getByLabel("Price (US$)").fill("79.90");
