@@ -94,9 +94,17 @@ test("create a product with an uploaded image, find it in the store and search, 
   await page.getByRole("link", { name: `Add sale to ${title}` }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/discounts\\?p=${productId}$`));
   const saleForm = page.getByRole("tabpanel", { name: "Create sales" });
+  await expect(
+    saleForm.getByRole("group", { name: /^Products/ }).getByRole("button", { name: `Remove ${title}` }),
+  ).toBeVisible();
   await saleForm.getByLabel("Description").fill(`Dock deal ${title.slice(-6)}`);
   await saleForm.getByLabel("Percentage").fill("25");
+  const posted = page.waitForRequest(
+    (request) => request.url().endsWith("/api/sale") && request.method() === "POST",
+  );
   await clickForToast(page, saleForm.getByRole("button", { name: "Create new sale" }), "Sale created");
+  // On this product alone: a sale without products or categories would be store-wide.
+  expect((await posted).postDataJSON()).toMatchObject({ products: [productId], categories: [] });
   await page.goto(productUrl);
   await expect(page.getByText("25% OFF").first()).toBeVisible();
   await expect(page.getByText("US$ 59.93").first()).toBeVisible();
@@ -121,6 +129,9 @@ test("create a product with an uploaded image, find it in the store and search, 
   expect((await page.request.get(`/api/products/${productId}`)).status()).toBe(404);
   const search = await page.request.get(`/api/products?search=${encodeURIComponent(title)}`);
   expect(((await search.json()) as { total: number }).total).toBe(0);
+  // Its sale binds nothing any more, and never reads as store-wide.
+  const sales = (await (await page.request.get("/api/sale")).json()) as { description: string }[];
+  expect(sales.map((sale) => sale.description)).not.toContain(`Dock deal ${title.slice(-6)}`);
   const purchases = await page.request.get("/api/order?status=pending", { headers });
   expect(await purchases.json()).toEqual([expect.objectContaining({ id: productId, title })]);
 });

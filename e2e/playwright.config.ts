@@ -22,6 +22,12 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "../reports/playwright.json" }]],
   outputDir: "../test-results",
+  // The back office's journeys change what every shopper sees (a new category, sales on products, prices):
+  // they run once the storefront's journeys are done, so no storefront check meets an admin's change.
+  projects: [
+    { name: "storefront", testIgnore: /admin-.*\.spec\.ts/ },
+    { name: "admin", testMatch: /admin-.*\.spec\.ts/, dependencies: ["storefront"] },
+  ],
   use: {
     baseURL,
     trace: "retain-on-failure",

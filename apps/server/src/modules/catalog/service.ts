@@ -361,16 +361,27 @@ async function readSales(db: Db, filter: { limit?: number; id?: number }): Promi
       },
     },
   });
-  return rows.map((row) => ({
-    id: row.id,
-    description: row.description,
-    percentage: row.percentage,
-    day: row.day,
-    productAmount: row.productAmount,
-    image: row.image,
-    categories: row.categories.map(({ category }) => category).sort((a, b) => a.id - b.id),
-    products: row.products
-      .flatMap(({ product }) => (product.deletedAt ? [] : [{ id: product.id, title: product.title }]))
-      .sort((a, b) => a.id - b.id),
-  }));
+  return (
+    rows
+      // A sale left only with retired products binds nothing a shopper can buy; listed without them it would
+      // read as store-wide (no products, no categories) to a client that prices by itself.
+      .filter(
+        (row) =>
+          row.categories.length > 0 ||
+          row.products.length === 0 ||
+          row.products.some(({ product }) => !product.deletedAt),
+      )
+      .map((row) => ({
+        id: row.id,
+        description: row.description,
+        percentage: row.percentage,
+        day: row.day,
+        productAmount: row.productAmount,
+        image: row.image,
+        categories: row.categories.map(({ category }) => category).sort((a, b) => a.id - b.id),
+        products: row.products
+          .flatMap(({ product }) => (product.deletedAt ? [] : [{ id: product.id, title: product.title }]))
+          .sort((a, b) => a.id - b.id),
+      }))
+  );
 }
