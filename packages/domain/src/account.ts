@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACCOUNT_MESSAGES } from "./account-messages";
-import { idSchema, PRINTABLE } from "./http";
+import { idSchema, PRINTABLE, pageInfoSchema, pageQuery } from "./http";
 
 /**
  * Accounts (SPEC.md §5, DESIGN.md §5): the rules of the register, address and password forms with the texts
@@ -246,3 +246,18 @@ export const userDeleteSchema = z.object({ id: idSchema });
 /** POST /uploads. */
 export const uploadReplySchema = z.object({ secure_url: z.string() });
 export type UploadReply = z.infer<typeof uploadReplySchema>;
+
+/** GET /user/admin ?search &page &limit (admin): the users screen, paged and searched on the server. */
+export const ADMIN_USERS_PAGE_SIZE = 20;
+export const adminUserQuerySchema = z.object({
+  search: z
+    .string({ error: "must be text" })
+    .trim()
+    .max(100, "must be at most 100 characters")
+    .regex(PRINTABLE, "must not contain control characters")
+    .optional(),
+  ...pageQuery(ADMIN_USERS_PAGE_SIZE),
+});
+export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;
+export const adminUserPageSchema = pageInfoSchema.extend({ users: z.array(userSummarySchema) });
+export type AdminUserPage = z.infer<typeof adminUserPageSchema>;

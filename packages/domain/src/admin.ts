@@ -146,9 +146,6 @@ export type SaleInput = z.infer<typeof saleInputSchema>;
 export const saleUpdateSchema = saleInputSchema.extend({ id: idSchema });
 export const saleDeleteQuerySchema = z.object({ saleId: idSchema });
 
-/** Orders that were paid and not cancelled: what the dashboard counts as sales. */
-export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"] as const;
-
 /** The longest period the dashboard shows at once: a leap year, both ends included. */
 export const STATS_MAX_DAYS = 366;
 export const STATS_DEFAULT_DAYS = 30;

@@ -64,3 +64,26 @@ export type ErrorReply = z.infer<typeof errorSchema>;
 export const tokenExpiredSchema = z.object({ error: z.object({ name: z.string(), message: z.string() }) });
 
 export const messageReplySchema = z.object({ msg: z.string() });
+
+/** The most rows one page of a back-office list may hold. */
+export const PAGE_LIMIT_MAX = 100;
+
+/** `?page=1&limit=20`: a 1-based page of a list the server pages. */
+export const pageQuery = (defaultLimit: number) => ({
+  page: integerInput(1).default(1),
+  limit: integerInput(1, PAGE_LIMIT_MAX).default(defaultLimit),
+});
+
+/** What every paged reply says besides its rows. */
+export const pageInfoSchema = z.object({
+  page: z.number().int(),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+});
+export type PageInfo = z.infer<typeof pageInfoSchema>;
+
+export const pageInfo = (page: number, limit: number, total: number): PageInfo => ({
+  page,
+  totalPages: Math.ceil(total / limit),
+  total,
+});

@@ -18,6 +18,12 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** Orders that were paid and not cancelled: they hold their stock, count as sales and let buyers review. */
+export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"] as const;
+export type PaidStatus = (typeof PAID_STATUSES)[number];
+export const isPaidStatus = (status: string): status is PaidStatus =>
+  (PAID_STATUSES as readonly string[]).includes(status);
+
 /** The lists a shopper adds to. */
 export const LIST_STATUSES = ["inCart", "inWishList"] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];

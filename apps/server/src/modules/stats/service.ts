@@ -1,6 +1,6 @@
 import { and, asc, between, desc, eq, gte, inArray, isNull, lt, or, sql, type AnyColumn } from "drizzle-orm";
+import { PAID_STATUSES } from "@voltio/domain/orders";
 import {
-  PAID_STATUSES,
   STATS_DEFAULT_DAYS,
   STATS_MAX_DAYS,
   type StatsQuery,

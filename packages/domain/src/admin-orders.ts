@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { idSchema, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
+import { ORDER_STATUSES } from "./orders";
+
+/**
+ * The back office's orders (SPEC.md §2 Admin orders 'All Orders', §4 Admin order status, §7 GET
+ * /order/admin/bulk, PUT /order/…; issue 13): every purchase, single or bulk, of every shopper.
+ */
+
+/** What the admin's status selector offers, in any order (SPEC.md §4: no ordering is enforced). */
+export const ADMIN_ORDER_STATUSES = [
+  "delivered",
+  "finished",
+  "preparing",
+  "onDelivery",
+  "cancelled",
+] as const;
+export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
+
+/** The statuses a purchase can have: everything but a wishlist or cart line. */
+export const PURCHASE_STATUSES = ORDER_STATUSES.filter(
+  (status) => status !== "inCart" && status !== "inWishList",
+);
+
+/** Statuses whose move tells the shopper by e-mail. */
+export const NOTIFIED_STATUSES = ["onDelivery", "delivered", "cancelled"] as const;
+
+/** Why a paid order waits for the admin (the payment's stock was gone, or the amount paid wasn't the total). */
+export const ORDER_FLAGS = ["refund_needed", "amount_mismatch"] as const;
+export type OrderFlag = (typeof ORDER_FLAGS)[number];
+
+export const ADMIN_ORDERS_PAGE_SIZE = 20;
+
+/** PUT /order/:id and PUT /order/bulk/:id by an admin. */
+export const adminStatusChangeSchema = z.object({
+  status: z.enum(ADMIN_ORDER_STATUSES, { error: `must be one of ${ADMIN_ORDER_STATUSES.join(", ")}` }),
+});
+export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
+
+/** The filters of the list and of its CSV export. */
+const filters = {
+  status: z
+    .enum(PURCHASE_STATUSES as [string, ...string[]], {
+      error: `must be one of ${PURCHASE_STATUSES.join(", ")}`,
+    })
+    .optional(),
+  userId: idSchema.optional(),
+  /** Only orders flagged 'refund needed' or 'amount mismatch' (true), or only one flag. */
+  flagged: queryBooleanSchema.optional(),
+  flag: z.enum(ORDER_FLAGS, { error: `must be one of ${ORDER_FLAGS.join(", ")}` }).optional(),
+};
+
+/** GET /order/admin/bulk ?status &userId &flagged &flag &page &limit. */
+export const adminOrderQuerySchema = z.object({ ...filters, ...pageQuery(ADMIN_ORDERS_PAGE_SIZE) });
+export type AdminOrderQuery = z.infer<typeof adminOrderQuerySchema>;
+
+/** GET /order/admin/export: the same filters, every matching order as CSV. */
+export const adminOrderExportQuerySchema = z.object(filters);
+export type AdminOrderFilters = z.infer<typeof adminOrderExportQuerySchema>;
+
+const addressSchema = z.object({
+  city: z.string(),
+  street: z.string(),
+  streetNumber: z.number().int(),
+  floor: z.string().nullable(),
+  unit: z.string().nullable(),
+  postalCode: z.string(),
+});
+
+/**
+ * One purchase as the admin sees it: a single order (`kind: "order"`, `price`) or a bulk order
+ * (`kind: "bulk"`, `combinedPrice`, its lines under `products`). Money in US dollars.
+ */
+export const adminOrderSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(["order", "bulk"]),
+  userId: z.number().int(),
+  user: z.object({
+    id: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+  }),
+  status: z.enum(ORDER_STATUSES),
+  flag: z.enum(ORDER_FLAGS).nullable(),
+  serverPurchaseDate: z.string().nullable(),
+  localPurchaseDate: z.string().nullable(),
+  updatedAt: z.string(),
+  price: z.number().describe("US dollars: the products, shipping excluded"),
+  combinedPrice: z.number().optional().describe("bulk orders: the same as price"),
+  shippingCost: z.number(),
+  purchaseId: z.string().nullable(),
+  shippingAddress: addressSchema.nullable(),
+  products: z.array(
+    z.object({
+      orderId: z.number().int(),
+      productId: z.number().int(),
+      title: z.string(),
+      amount: z.number().int(),
+      price: z.number().describe("US dollars: the line's total"),
+    }),
+  ),
+});
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
+export const adminOrderPageSchema = pageInfoSchema.extend({ orders: z.array(adminOrderSchema) });
+export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
+
+/** The columns of the CSV export, in order. */
+export const ORDER_CSV_COLUMNS = [
+  "kind",
+  "id",
+  "userId",
+  "email",
+  "status",
+  "flag",
+  "serverPurchaseDate",
+  "price",
+  "shippingCost",
+  "purchaseId",
+  "products",
+] as const;
