@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+/** Its own folder per E2E_DATA_DIR (fixtures.ts reads the same variable): two runs on one machine never share one. */
+const dataDir = process.env.E2E_DATA_DIR ?? "data/e2e";
 export const baseURL = `http://localhost:${port}`;
 
 /**
@@ -37,7 +39,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "rm -rf data/e2e && node --import tsx apps/server/src/main.ts",
+    command: `rm -rf ${dataDir} && node --import tsx apps/server/src/main.ts`,
     cwd: "..",
     url: `${baseURL}/api/store`,
     timeout: 120_000,
@@ -45,7 +47,7 @@ export default defineConfig({
     stdout: "pipe",
     env: {
       PORT: String(port),
-      DATA_DIR: "data/e2e",
+      DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DEMO: "true",
       CATALOG_CACHE_TTL_SECONDS: "0",
