@@ -1,28 +1,14 @@
 import { z } from "zod";
 import { productSchema } from "./catalog";
 import { idSchema, integerInput, lineSchema } from "./http";
+import { ORDER_STATUSES } from "./order-status";
 
 /**
  * Order lines (SPEC.md §4 Adding/Buy flow, §7 Orders; DESIGN.md §5): a shopper's wishlist and cart lines,
  * pending purchases and what happens to them afterwards.
  */
-export const ORDER_STATUSES = [
-  "inWishList",
-  "inCart",
-  "pending",
-  "finished",
-  "preparing",
-  "onDelivery",
-  "delivered",
-  "cancelled",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-/** Orders that were paid and not cancelled: they hold their stock, count as sales and let buyers review. */
-export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"] as const;
-export type PaidStatus = (typeof PAID_STATUSES)[number];
-export const isPaidStatus = (status: string): status is PaidStatus =>
-  (PAID_STATUSES as readonly string[]).includes(status);
+export { ORDER_STATUSES, PAID_STATUSES, isPaidStatus } from "./order-status";
+export type { OrderStatus, PaidStatus } from "./order-status";
 
 /** The lists a shopper adds to. */
 export const LIST_STATUSES = ["inCart", "inWishList"] as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idSchema, integerInput } from "./http";
-import { PAID_STATUSES } from "./orders";
+import { PAID_STATUSES } from "./order-status";
 
 /**
  * Reviews (SPEC.md §2 Product detail 'Reviews', §4 Review, §7 Reviews; DESIGN.md §4): one per customer per

@@ -38,7 +38,6 @@ const timestamps = {
 export const roleEnum = pgEnum("role", ["user", "admin"]);
 export const saleDayEnum = pgEnum("sale_day", ["mon", "tue", "wed", "thu", "fri", "sat", "sun", "all"]);
 export const orderStatusEnum = pgEnum("order_status", ORDER_STATUSES);
-export const outboxStatusEnum = pgEnum("outbox_status", ["queued", "sent", "failed"]);
 export const mailStatusEnum = pgEnum("mail_status", ["queued", "sending", "sent", "failed"]);
 /** Why a paid order waits for the admin: its stock was gone, or the amount paid wasn't its total. */
 export const orderFlagEnum = pgEnum("order_flag", ["refund_needed", "amount_mismatch"]);
@@ -474,25 +473,14 @@ export const newsletterEmails = pgTable("newsletter_emails", {
   ...timestamps,
 });
 
-export const newsletterOutbox = pgTable(
-  "newsletter_outbox",
-  {
-    id: serial("id").primaryKey(),
-    emailId: integer("email_id")
-      .notNull()
-      .references(() => newsletterEmails.id, { onDelete: "cascade" }),
-    recipient: text("recipient").notNull(),
-    status: outboxStatusEnum("status").notNull().default("queued"),
-    attempts: integer("attempts").notNull().default(0),
-    lastError: text("last_error"),
-    sentAt: timestamp("sent_at", { withTimezone: true }),
-    ...timestamps,
-  },
-  (t) => [
-    unique("newsletter_outbox_email_recipient_key").on(t.emailId, t.recipient),
-    index("newsletter_outbox_status_idx").on(t.status),
-  ],
-);
+/**
+ * Addresses that unsubscribed without an account of theirs (a typed receiver's link): they get no more
+ * newsletters. Users are governed by their own newsletterSubscription instead.
+ */
+export const newsletterUnsubscribes = pgTable("newsletter_unsubscribes", {
+  email: text("email").primaryKey(),
+  ...timestamps,
+});
 
 /**
  * Every e-mail the store sends, queued in the transaction of the change that causes it and delivered by the
@@ -518,9 +506,17 @@ export const mailOutbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     /** What caused the message (e.g. `order-confirmation:bulk:12`): a cause queues its message once. */
     dedupeKey: text("dedupe_key").unique(),
+    /**
+     * The newsletter this message delivers: its progress is counted from here, and the worker writes the
+     * recipient's own unsubscribe link into it when it sends (a send of 10,000 is one INSERT … SELECT).
+     */
+    newsletterId: integer("newsletter_id").references(() => newsletterEmails.id, { onDelete: "set null" }),
     ...timestamps,
   },
   (t) => [
+    index("mail_outbox_newsletter_idx")
+      .on(t.newsletterId, t.status)
+      .where(sql`${t.newsletterId} is not null`),
     index("mail_outbox_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} in ('queued', 'sending')`),
@@ -542,6 +538,9 @@ export const auditLog = pgTable(
   (t) => [
     index("audit_log_entity_idx").on(t.entity, t.entityId),
     index("audit_log_created_idx").on(t.createdAt),
+    // The audit screen's filters, newest first.
+    index("audit_log_entity_created_idx").on(t.entity, t.createdAt.desc()),
+    index("audit_log_actor_created_idx").on(t.actorId, t.createdAt.desc()),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { desc, eq } from "drizzle-orm";
 import { userSchema, type User } from "@voltio/domain/account";
-import { auditLog, directions, users } from "../../db/schema";
+import { auditLog, directions, orders, users } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 
 let t: TestContext;
@@ -453,8 +453,8 @@ describe("admin calls", () => {
       .where(eq(auditLog.action, "user.role"))
       .orderBy(auditLog.id);
     expect(log.map((entry) => [entry.actorId, entry.entityId, entry.details])).toEqual([
-      [1, "2", { from: "user", to: "admin" }],
-      [1, "2", { from: "admin", to: "user" }],
+      [1, "2", { before: { rol: "user" }, after: { rol: "admin" } }],
+      [1, "2", { before: { rol: "admin" }, after: { rol: "user" } }],
     ]);
   });
 
@@ -476,11 +476,30 @@ describe("admin calls", () => {
   it("soft-deletes an account: it can't log in, its tokens stop working, its e-mail is free again", async () => {
     const id = await register("leaving@voltio.test", "Lea");
     const session = await loginAs("leaving@voltio.test");
+    const address = { city: "Oslo", street: "Karl Johans gate", streetNumber: 1, postalCode: "0154" };
+    expect((await call("POST", "/api/user/direction", session.headers, address)).statusCode).toBe(201);
+    expect(
+      (await call("POST", "/api/order", session.headers, { status: "inCart", productId: 3 })).statusCode,
+    ).toBe(201);
+    const bought = await call("POST", "/api/order", session.headers, { status: "pending", productId: 3 });
+    expect(bought.statusCode, bought.body).toBe(201);
     const reply = await call("DELETE", "/api/user/admin", admin, { id });
     expect(reply.statusCode, reply.body).toBe(200);
 
     const [row] = await t.database.db.select().from(users).where(eq(users.id, id));
     expect(row!.deletedAt).toBeInstanceOf(Date);
+    // Nothing left that says who the person was; their purchase stays for the books.
+    expect(row).toMatchObject({
+      firstName: "Deleted",
+      lastName: "User",
+      email: `deleted-user-${id}@deleted.invalid`,
+      profilePicture: "",
+      newsletterSubscription: false,
+    });
+    expect(JSON.stringify(row)).not.toMatch(/Lea|leaving|scrypt/);
+    expect(await t.database.db.select().from(directions).where(eq(directions.userId, id))).toEqual([]);
+    const left = await t.database.db.select().from(orders).where(eq(orders.userId, id));
+    expect(left.map((line) => line.status)).toEqual(["pending"]);
     expect((await call("GET", "/api/user", session.headers)).statusCode).toBe(401);
     expect((await call("POST", "/api/user/token", {}, { token: session.refreshToken })).statusCode).toBe(401);
     expect(
@@ -499,8 +518,9 @@ describe("admin calls", () => {
     expect(entry).toMatchObject({
       actorId: 1,
       entityId: String(id),
-      details: { email: "leaving@voltio.test", rol: "user" },
+      details: { before: { rol: "user" }, after: null },
     });
+    expect(JSON.stringify(entry!.details)).not.toMatch(/leaving/);
 
     await register("leaving@voltio.test", "Lea");
   });
@@ -514,6 +534,102 @@ describe("admin calls", () => {
     expect((await call("DELETE", "/api/user/admin", otherAdmin, { id: otherAdminId })).statusCode).toBe(403);
     const [row] = await t.database.db.select().from(users).where(eq(users.id, 1));
     expect(row!.deletedAt).toBeNull();
+  });
+});
+
+describe("GET /api/user/admin (admin)", () => {
+  it("pages the accounts and searches names and e-mails, case-insensitively", async () => {
+    const admin = await t.bearer(1);
+    for (const name of ["Zorbel", "Zorbax", "Zorbin"])
+      await register(`${name.toLowerCase()}.page@voltio.test`, name);
+    const found = await call("GET", "/api/user/admin?search=ZORB&limit=2", admin);
+    expect(found.statusCode, found.body).toBe(200);
+    const page1 = found.json<{
+      users: { firstName: string }[];
+      page: number;
+      totalPages: number;
+      total: number;
+    }>();
+    expect(page1).toMatchObject({ page: 1, totalPages: 2, total: 3 });
+    const page2 = (await call("GET", "/api/user/admin?search=zorb&limit=2&page=2", admin)).json<
+      typeof page1
+    >();
+    expect([...page1.users, ...page2.users].map((u) => u.firstName)).toEqual(["Zorbel", "Zorbax", "Zorbin"]);
+    const byEmail = (await call("GET", "/api/user/admin?search=zorbax.page%40voltio", admin)).json<
+      typeof page1
+    >();
+    expect(byEmail.users.map((u) => u.firstName)).toEqual(["Zorbax"]);
+    // A full name, and LIKE's wildcards taken as text.
+    expect(
+      (await call("GET", "/api/user/admin?search=zorbin%20newman", admin)).json<typeof page1>().total,
+    ).toBe(1);
+    expect((await call("GET", "/api/user/admin?search=%25", admin)).json<typeof page1>().total).toBe(0);
+    expect((await call("GET", "/api/user/admin?search=_", admin)).json<typeof page1>().total).toBe(0);
+    const all = (await call("GET", "/api/user/admin?limit=100", admin)).json<typeof page1>();
+    expect(all.users.length).toBe(all.total);
+    expect(JSON.stringify(all)).not.toMatch(/password|scrypt/i);
+  });
+
+  it("refuses bad paging with the field and the reason", async () => {
+    const admin = await t.bearer(1);
+    for (const [query, field] of [
+      ["page=0", "page"],
+      ["limit=101", "limit"],
+      ["page=abc", "page"],
+      [`search=${"x".repeat(101)}`, "search"],
+    ]) {
+      const reply = await call("GET", `/api/user/admin?${query}`, admin);
+      expect(reply.statusCode, query).toBe(400);
+      expect(reply.json().details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+  });
+});
+
+describe("the last admin", () => {
+  it("can't be demoted, by themselves or anyone", async () => {
+    const context = await createTestApp({ contents: "empty" });
+    try {
+      const [owner, second] = await context.database.db
+        .insert(users)
+        .values([
+          {
+            firstName: "Owner",
+            lastName: "One",
+            email: "owner@voltio.test",
+            passwordHash: "x",
+            rol: "admin",
+          },
+          {
+            firstName: "Second",
+            lastName: "Two",
+            email: "second@voltio.test",
+            passwordHash: "x",
+            rol: "admin",
+          },
+        ])
+        .returning({ id: users.id });
+      expect(owner!.id).toBe(1);
+      const secondAdmin = await context.bearer(second!.id);
+      // Two admins: the second may step down — then they are no admin any more.
+      const demoted = await context.app.inject({
+        method: "PUT",
+        url: "/api/user/admin",
+        headers: secondAdmin,
+        payload: { id: second!.id, rol: "user" },
+      });
+      expect(demoted.statusCode, demoted.body).toBe(200);
+      // User 1, now the only admin, stays one.
+      await context.database.db.update(users).set({ rol: "user" }).where(eq(users.id, second!.id));
+      const reply = await context.app.inject({
+        method: "PUT",
+        url: "/api/user/admin",
+        headers: await context.bearer(1),
+        payload: { id: 1 },
+      });
+      expect(reply.statusCode).toBe(403);
+    } finally {
+      await context.close();
+    }
   });
 });
 

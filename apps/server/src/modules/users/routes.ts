@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   addressInputSchema,
+  adminUserPageSchema,
+  adminUserQuerySchema,
   registerSchema,
   roleChangeSchema,
   userDeleteSchema,
@@ -21,6 +23,7 @@ import {
   deleteUser,
   getUser,
   listUsers,
+  pageUsers,
   registerUser,
   updateUser,
 } from "./service";
@@ -149,13 +152,29 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
       async () => listUsers(db),
     );
 
+    app.get(
+      "/user/admin",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags: ["users", "admin"],
+          summary: "One page of the accounts, searched by name or e-mail (admin)",
+          security: BEARER,
+          querystring: adminUserQuerySchema,
+          response: { 200: adminUserPageSchema, ...errors },
+        },
+      },
+      async (request) => pageUsers(db, request.query),
+    );
+
     app.put(
       "/user/admin",
       {
         config: { access: "admin" },
         schema: {
           tags: ["users", "admin"],
-          summary: "Set a user's role, or toggle it without `rol` (admin); user 1 can't be demoted",
+          summary:
+            "Set a user's role, or toggle it without `rol` (admin); user 1 and the last admin can't be demoted",
           security: BEARER,
           body: roleChangeSchema,
           response: { 200: userSummarySchema, ...errors },
@@ -173,7 +192,8 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         config: { access: "admin" },
         schema: {
           tags: ["users", "admin"],
-          summary: "Delete an account (admin); not user 1 and not oneself",
+          summary:
+            "Delete an account (admin; not user 1, not oneself): its personal data is erased, its orders stay",
           security: BEARER,
           body: userDeleteSchema,
           response: { 200: messageReplySchema, ...errors },

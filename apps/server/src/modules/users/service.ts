@@ -1,7 +1,9 @@
-import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import {
   ADDRESSES_PER_USER_MAX,
   type AddressValues,
+  type AdminUserPage,
+  type AdminUserQuery,
   type Role,
   type User,
   type UserSummary,
@@ -9,7 +11,10 @@ import {
 } from "@voltio/domain/account";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { auditLog, directions, users } from "../../db/schema";
+import { LIST_STATUSES } from "@voltio/domain/orders";
+import { pageInfo } from "@voltio/domain/http";
+import { directions, orders, users } from "../../db/schema";
+import { recordChange } from "../admin-catalog/audit";
 import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../auth/access-token";
 import { hashPassword, verifyPassword } from "../auth/password";
@@ -201,6 +206,31 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   return rows.map(toSummary);
 }
 
+/** `%`, `_` and `\` match themselves in a search, not any text. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** GET /user/admin (admin): the users screen, one page at a time, searched by name or e-mail. */
+export async function pageUsers(db: Db, { search, page, limit }: AdminUserQuery): Promise<AdminUserPage> {
+  const pattern = search ? likePattern(search.toLowerCase()) : undefined;
+  const where = and(
+    isNull(users.deletedAt),
+    pattern
+      ? sql`(lower(${users.email}) like ${pattern} or lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern})`
+      : undefined,
+  );
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select(summaryColumns)
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { users: rows.map(toSummary), ...pageInfo(page, limit, total) };
+}
+
 /** PUT /user/admin (admin): sets or toggles a role. User 1 stays an admin. Recorded in the audit log. */
 export async function changeRole(
   db: Db,
@@ -217,6 +247,15 @@ export async function changeRole(
     if (!target) throw new NotFound("User Not Found");
     const next: Role = rol ?? (target.rol === "admin" ? "user" : "admin");
     if (id === FIRST_ADMIN_ID && next !== "admin") throw new NotAllowed("The user 1 can't be demoted");
+    if (target.rol === "admin" && next !== "admin") {
+      // Every admin row is locked, so two admins demoting each other at once take turns.
+      const admins = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.rol, "admin"), isNull(users.deletedAt)))
+        .for("update");
+      if (admins.length <= 1) throw new NotAllowed("The last admin can't be demoted");
+    }
     const [row] = await tx
       .update(users)
       .set({ rol: next })
@@ -227,28 +266,24 @@ export async function changeRole(
     if (target.rol !== next) {
       // Sessions end with the role they were started under, together with the change itself.
       await revokeUserSessions(tx, id);
-      await tx.insert(auditLog).values({
-        actorId: actor.id,
-        action: "user.role",
-        entity: "user",
-        entityId: String(id),
-        details: { from: target.rol, to: next },
-      });
+      await recordChange(tx, actor, "user.role", id, { before: { rol: target.rol }, after: { rol: next } });
     }
     return toSummary(row);
   });
 }
 
 /**
- * DELETE /user/admin (admin): a soft delete. The account keeps its id for orders and the audit log, its
- * logins end, and its e-mail is released (the audit log keeps it) so the person may register again.
+ * DELETE /user/admin (admin). The account keeps its id, so its orders stay for the books (with the shipping
+ * address they were sent to), but everything that says who the person was is erased: names, e-mail (so
+ * they may register again), password, picture, addresses, cart and wishlist, logins. Reviews stay, signed
+ * 'Deleted U.'. The audit log records the deletion without personal data.
  */
 export async function deleteUser(db: Db, actor: Caller, id: number): Promise<void> {
   if (id === FIRST_ADMIN_ID) throw new NotAllowed("The user 1 can't be deleted");
   if (id === actor.id) throw new NotAllowed("Admins can't delete themselves");
   await db.transaction(async (tx) => {
     const [target] = await tx
-      .select({ email: users.email, rol: users.rol })
+      .select({ rol: users.rol, createdAt: users.createdAt })
       .from(users)
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .for("update");
@@ -257,17 +292,22 @@ export async function deleteUser(db: Db, actor: Caller, id: number): Promise<voi
       .update(users)
       .set({
         deletedAt: new Date(),
+        firstName: "Deleted",
+        lastName: "User",
         email: `deleted-user-${id}@deleted.invalid`,
+        // No password matches it, and no Google account either: nobody can sign in as this account.
+        passwordHash: "deleted",
+        googleUser: false,
+        profilePicture: "",
         newsletterSubscription: false,
       })
       .where(and(eq(users.id, id), ne(users.id, FIRST_ADMIN_ID)));
-    await tx.insert(auditLog).values({
-      actorId: actor.id,
-      action: "user.delete",
-      entity: "user",
-      entityId: String(id),
-      details: { email: target.email, rol: target.rol },
+    await tx.delete(directions).where(eq(directions.userId, id));
+    await tx.delete(orders).where(and(eq(orders.userId, id), inArray(orders.status, [...LIST_STATUSES])));
+    await revokeUserSessions(tx, id);
+    await recordChange(tx, actor, "user.delete", id, {
+      before: { rol: target.rol, createdAt: target.createdAt.toISOString() },
+      after: null,
     });
   });
-  await revokeUserSessions(db, id);
 }

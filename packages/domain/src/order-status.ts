@@ -1,0 +1,21 @@
+/**
+ * The statuses of an order line (SPEC.md §3 'Order status values'), in a file of their own: the catalogue
+ * (ratings), the reviews and the orders all need them, and orders.ts imports the catalogue.
+ */
+export const ORDER_STATUSES = [
+  "inWishList",
+  "inCart",
+  "pending",
+  "finished",
+  "preparing",
+  "onDelivery",
+  "delivered",
+  "cancelled",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Orders that were paid and not cancelled: they hold their stock, count as sales and let buyers review. */
+export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"] as const;
+export type PaidStatus = (typeof PAID_STATUSES)[number];
+export const isPaidStatus = (status: string): status is PaidStatus =>
+  (PAID_STATUSES as readonly string[]).includes(status);
