@@ -13,11 +13,14 @@ import { refuseAmbiguousInput } from "./http/input-rules";
 import { readCaller } from "./modules/auth/access-token";
 import { demoLogStream } from "./http/demo-log";
 import { adminCatalogRoutes } from "./modules/admin-catalog/routes";
+import { auditRoutes } from "./modules/audit/routes";
 import { authRoutes } from "./modules/auth/routes";
 import { CatalogCache } from "./modules/catalog/cache";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
+import { personalizeNewsletter } from "./modules/newsletter/send";
+import { networkRoutes } from "./modules/networks/routes";
 import { orderRoutes } from "./modules/orders/routes";
 import { paymentRoutes } from "./modules/payments/routes";
 import { reviewRoutes } from "./modules/reviews/routes";
@@ -117,7 +120,9 @@ export async function buildApp(
   const paymentProvider = createPaymentProvider(config, db);
   // Modules that queue mail (integrations/mail/outbox.ts) get `notifyMail` to call once their transaction
   // committed; without it, the message still goes out at the next poll.
-  const mail = mailWorker ? startMailWorker({ db, config, log: app.log }) : undefined;
+  const mail = mailWorker
+    ? startMailWorker({ db, config, log: app.log, personalize: personalizeNewsletter(config) })
+    : undefined;
   app.addHook("onClose", async () => {
     await mail?.stop();
   });
@@ -137,7 +142,9 @@ export async function buildApp(
       await api.register(authRoutes({ db, config }));
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ config }));
-      await api.register(newsletterRoutes({ db, config }));
+      await api.register(newsletterRoutes({ db, config, notifyMail }));
+      await api.register(networkRoutes({ db, onNetworksChange: () => catalogCache.clear() }));
+      await api.register(auditRoutes({ db }));
       await api.register(
         orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
       );

@@ -275,6 +275,25 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ method: "DELETE", url: `/api/user/direction/${await shopperAddressId()}` }),
   },
   "GET /api/user/all": { expect: adminOnly(200), request: () => ({ url: "/api/user/all" }) },
+  "GET /api/user/admin": { expect: adminOnly(200), request: () => ({ url: "/api/user/admin?search=a" }) },
+  "POST /api/emails": {
+    expect: adminOnly(201),
+    request: () => ({
+      method: "POST",
+      url: "/api/emails",
+      payload: { title: "Matrix", message: "Row", receivers: ["matrix@elsewhere.test"] },
+    }),
+  },
+  "GET /api/emails": { expect: adminOnly(200), request: () => ({ url: "/api/emails" }) },
+  "POST /api/networks": {
+    expect: adminOnly(200),
+    request: () => ({
+      method: "POST",
+      url: "/api/networks",
+      payload: { facebook: "https://facebook.com/x" },
+    }),
+  },
+  "GET /api/audit": { expect: adminOnly(200), request: () => ({ url: "/api/audit?entity=user" }) },
   "PUT /api/user/admin": {
     expect: adminOnly(200),
     request: () => ({ method: "PUT", url: "/api/user/admin", payload: { id: otherUserId, rol: "user" } }),

@@ -23,6 +23,11 @@ export interface MailWorkerOptions {
    * runOnce() themselves.
    */
   poll?: boolean;
+  /**
+   * The last touch to a message before it goes out, e.g. the newsletter's per-receiver unsubscribe link
+   * (modules/newsletter/send.ts): what a message says can depend on its receiver without being stored so.
+   */
+  personalize?: (message: ClaimedMail) => Promise<ClaimedMail>;
 }
 
 /** Wait after the nth failed attempt: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then a day. */
@@ -64,7 +69,13 @@ export async function claimNextMail(db: Db, leaseSeconds: number): Promise<Claim
  * after the transport took it; only a process that dies between the two (or a send that outlasts the lease)
  * can send a message twice.
  */
-export function startMailWorker({ db, config, log, poll = true }: MailWorkerOptions): MailWorker {
+export function startMailWorker({
+  db,
+  config,
+  log,
+  poll = true,
+  personalize = async (message) => message,
+}: MailWorkerOptions): MailWorker {
   const settings: MailConfig = config.mail;
   const transport: MailTransport = createMailTransport(settings);
   let stopping = false;
@@ -97,13 +108,14 @@ export function startMailWorker({ db, config, log, poll = true }: MailWorkerOpti
       return false;
     }
     try {
+      const content = await personalize(message);
       const { location } = await transport.deliver({
         messageId: message.messageId,
         to: message.recipient,
         subject: message.subject,
-        text: message.textBody,
-        html: message.htmlBody,
-        headers: message.headers,
+        text: content.textBody,
+        html: content.htmlBody,
+        headers: content.headers,
         date: message.createdAt,
       });
       await db

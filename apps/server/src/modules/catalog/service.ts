@@ -11,6 +11,7 @@ import type {
 import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import { ratingAverage } from "@voltio/domain/reviews";
+import { likeLiteral } from "../../db/like";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./cache";
 import {
@@ -26,7 +27,6 @@ import {
 } from "../../db/schema";
 
 /** Escapes LIKE wildcards so a search for "100%" means the text "100%". */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The words of a search: letters and digits only (so they are safe inside a tsquery), at most 8. */
 export function searchTerms(search: string | undefined): string[] {

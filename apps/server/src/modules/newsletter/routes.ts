@@ -4,6 +4,16 @@ import { z } from "zod";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { escapeXml } from "../../http/escape";
+import { errorSchema } from "@voltio/domain/http";
+import {
+  newsletterInputSchema,
+  newsletterListQuerySchema,
+  newsletterPageSchema,
+  newsletterSendReplySchema,
+} from "@voltio/domain/newsletter";
+import { signedIn } from "../../http/access";
+import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
+import { pageNewsletters, sendNewsletter } from "./send";
 import { readUnsubscribeToken, unsubscribe } from "./service";
 
 const querySchema = z.object({ token: z.string().min(1).max(2000) });
@@ -50,17 +60,58 @@ function page(reply: FastifyReply, lang: "en" | "es", status: number, body: stri
 }
 
 /**
- * The unsubscribe link of the newsletter e-mails. GET only asks (mail scanners open links on their own);
- * POST — the page's button, or a mail client's one-click List-Unsubscribe-Post (RFC 8058) — unsubscribes.
+ * The newsletter: the admin's sends (POST /emails, queued in the mail outbox) and their progress, and the
+ * unsubscribe link of every newsletter e-mail. GET only asks (mail scanners open links on their own); POST
+ * — the page's button, or a mail client's one-click List-Unsubscribe-Post (RFC 8058) — unsubscribes.
  */
 export interface NewsletterRoutesDeps {
   db: Db;
   /** Unsubscribe links are signed with the store's secret. */
   config: Pick<Config, "jwtSecret">;
+  /** A send was committed: the mail worker may start at once. */
+  notifyMail?: () => void;
 }
 
-export function newsletterRoutes({ db, config }: NewsletterRoutesDeps): FastifyPluginAsyncZod {
+export function newsletterRoutes({ db, config, notifyMail }: NewsletterRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // Unsubscribe pages and the admin's lists alike: nothing here is for a cache.
+    keepRepliesPrivate(app);
+    app.post(
+      "/emails",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags: ["newsletter", "admin"],
+          summary:
+            "Send a newsletter (admin): one message per receiver — typed addresses, or All for every " +
+            "subscribed user; invalid ones ignored, unsubscribed ones skipped — delivered by the mail worker",
+          security: BEARER,
+          body: newsletterInputSchema,
+          response: { 201: newsletterSendReplySchema, ...SIGNED_IN_ERRORS, 409: errorSchema },
+        },
+      },
+      async (request, reply) => {
+        const sent = await sendNewsletter(db, signedIn(request), request.body);
+        notifyMail?.();
+        return reply.code(201).send(sent);
+      },
+    );
+
+    app.get(
+      "/emails",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags: ["newsletter", "admin"],
+          summary: "The newsletters sent, newest first, with their delivery: queued, sent, failed (admin)",
+          security: BEARER,
+          querystring: newsletterListQuerySchema,
+          response: { 200: newsletterPageSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => pageNewsletters(db, request.query),
+    );
+
     // RFC 8058 one-click posts "List-Unsubscribe=One-Click" as a form; the token is in the URL.
     app.addContentTypeParser(
       "application/x-www-form-urlencoded",

@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify } from "jose";
 import { and, isNull, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
-import { users } from "../../db/schema";
+import { newsletterUnsubscribes, users } from "../../db/schema";
 
 const AUDIENCE = "newsletter-unsubscribe";
 const ISSUER = "voltio";
@@ -26,7 +26,10 @@ export function signUnsubscribeToken(secret: string, email: string): Promise<str
 }
 
 /** The link each newsletter e-mail carries (DESIGN.md §5, POST /emails). */
-export async function unsubscribeUrl(config: Config, email: string): Promise<string> {
+export async function unsubscribeUrl(
+  config: Pick<Config, "jwtSecret" | "publicUrl">,
+  email: string,
+): Promise<string> {
   const token = await signUnsubscribeToken(config.jwtSecret, email);
   return `${config.publicUrl}/api/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
 }
@@ -46,10 +49,18 @@ export async function readUnsubscribeToken(secret: string, token: string): Promi
   }
 }
 
-/** Turns the newsletter off for the account with this address, if there is one. */
+/**
+ * Turns the newsletter off for the account with this address; an address without an account (a receiver
+ * the admin typed) is remembered instead, so no later newsletter reaches it.
+ */
 export async function unsubscribe(db: Db, email: string): Promise<void> {
-  await db
+  const address = email.trim().toLowerCase();
+  const accounts = await db
     .update(users)
     .set({ newsletterSubscription: false })
-    .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)));
+    .where(and(sql`lower(${users.email}) = ${address}`, isNull(users.deletedAt)))
+    .returning({ id: users.id });
+  if (accounts.length === 0) {
+    await db.insert(newsletterUnsubscribes).values({ email: address }).onConflictDoNothing();
+  }
 }

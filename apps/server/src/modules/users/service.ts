@@ -10,6 +10,7 @@ import {
   type userUpdateSchema,
 } from "@voltio/domain/account";
 import type { z } from "zod";
+import { likeLiteral } from "../../db/like";
 import type { Db } from "../../db/client";
 import { LIST_STATUSES } from "@voltio/domain/orders";
 import { pageInfo } from "@voltio/domain/http";
@@ -206,12 +207,9 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   return rows.map(toSummary);
 }
 
-/** `%`, `_` and `\` match themselves in a search, not any text. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** GET /user/admin (admin): the users screen, one page at a time, searched by name or e-mail. */
 export async function pageUsers(db: Db, { search, page, limit }: AdminUserQuery): Promise<AdminUserPage> {
-  const pattern = search ? likePattern(search.toLowerCase()) : undefined;
+  const pattern = search ? `%${likeLiteral(search.toLowerCase())}%` : undefined;
   const where = and(
     isNull(users.deletedAt),
     pattern
