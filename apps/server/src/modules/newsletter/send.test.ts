@@ -201,7 +201,9 @@ describe("delivery", () => {
     smtp.refuseNext(1);
     expect(await mailer.runOnce()).toBe(2);
     const progress = async () =>
-      (await t.app.inject({ url: "/api/emails", headers: await t.bearer(1) })).json().newsletters[0].delivery;
+      (await t.app.inject({ url: "/api/emails", headers: await t.bearer(1) }))
+        .json()
+        .newsletters.find((newsletter: { id: number }) => newsletter.id === id).delivery;
     expect(await progress()).toEqual({ queued: 1, sent: 2, failed: 0 });
     // The refused one waits a minute: what a minute of waiting does.
     await t.database.db
