@@ -146,7 +146,14 @@ export async function buildApp(
       await api.register(networkRoutes({ db, onNetworksChange: () => catalogCache.clear() }));
       await api.register(auditRoutes({ db }));
       await api.register(
-        orderRoutes({ db, reference: catalogCache.reference, storeTimeZone: config.storeTimeZone, now }),
+        orderRoutes({
+          db,
+          reference: catalogCache.reference,
+          storeTimeZone: config.storeTimeZone,
+          now,
+          notifyMail,
+          onStockChange: () => catalogCache.clear(),
+        }),
       );
       await api.register(reviewRoutes({ db, identify, onRatingsChange: () => catalogCache.clear() }));
       await api.register(

@@ -247,7 +247,7 @@ export const userDeleteSchema = z.object({ id: idSchema });
 export const uploadReplySchema = z.object({ secure_url: z.string() });
 export type UploadReply = z.infer<typeof uploadReplySchema>;
 
-/** GET /user/admin ?search &page &limit (admin): the users screen, paged and searched on the server. */
+/** GET /user/admin ?search &rol &page &limit (admin): the users screen, paged and searched on the server. */
 export const ADMIN_USERS_PAGE_SIZE = 20;
 export const adminUserQuerySchema = z.object({
   search: z
@@ -256,6 +256,7 @@ export const adminUserQuerySchema = z.object({
     .max(100, "must be at most 100 characters")
     .regex(PRINTABLE, "must not contain control characters")
     .optional(),
+  rol: z.enum(ROLES, { error: `must be one of ${ROLES.join(", ")}` }).optional(),
   ...pageQuery(ADMIN_USERS_PAGE_SIZE),
 });
 export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;

@@ -37,6 +37,14 @@ export const adminStatusChangeSchema = z.object({
 });
 export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
 
+/** PUT /order/bulk/:id's reply: the bulk order's status, which its lines now share. */
+export const adminBulkStatusReplySchema = z.object({
+  msg: z.string(),
+  id: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+});
+export type AdminBulkStatusReply = z.infer<typeof adminBulkStatusReplySchema>;
+
 /** The filters of the list and of its CSV export. */
 const filters = {
   status: z

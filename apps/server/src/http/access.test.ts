@@ -1,8 +1,9 @@
+import { eq } from "drizzle-orm";
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
-import { comments, products, sales } from "../db/schema";
+import { bulkOrders, comments, products, sales } from "../db/schema";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -365,8 +366,9 @@ const MATRIX: Record<string, Row> = {
       payload: { id: await shopperReviewId() },
     }),
   },
+  // An admin moves purchases on (issue 13): a shopper's wishlist line is no purchase.
   "PUT /api/order/:id": {
-    expect: signedInOnly(200, 404, 403),
+    expect: signedInOnly(200, 404, 409),
     request: async () => ({
       method: "PUT",
       url: `/api/order/${await shopperOrderId()}`,
@@ -395,6 +397,22 @@ const MATRIX: Record<string, Row> = {
     },
   },
   "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
+  "GET /api/order/admin/bulk": { expect: adminOnly(200), request: () => ({ url: "/api/order/admin/bulk" }) },
+  "GET /api/order/admin/export": {
+    expect: adminOnly(200),
+    request: () => ({ url: "/api/order/admin/export?userId=2" }),
+  },
+  // The same status again: the demo shopper's bulk order is left as it is.
+  "PUT /api/order/bulk/:id": {
+    expect: adminOnly(200),
+    request: async () => {
+      const [bulk] = await t.database.db
+        .select({ id: bulkOrders.id, status: bulkOrders.status })
+        .from(bulkOrders)
+        .where(eq(bulkOrders.purchaseId, "demo-bulk-1"));
+      return { method: "PUT", url: `/api/order/bulk/${bulk!.id}`, payload: { status: bulk!.status } };
+    },
+  },
   "POST /api/uploads": { expect: signedInOnly(201), request: upload },
   // A forged link is refused alike for everyone; signing in changes nothing.
   "GET /api/newsletter/unsubscribe": {

@@ -26,6 +26,9 @@ const STATUS = new Map<abstract new (...args: never[]) => ServiceError, number>(
   [UpstreamUnavailable, 502],
 ]);
 
+/** PostgreSQL's deadlock_detected and serialization_failure. */
+const TRY_AGAIN_CODES = new Set(["40P01", "40001"]);
+
 function statusOf(error: ServiceError): number {
   for (const [type, status] of STATUS) if (error instanceof type) return status;
   return 400;
@@ -54,6 +57,13 @@ export function handleError(fastifyError: FastifyError, request: FastifyRequest,
     const details =
       error instanceof InvalidInput ? [{ field: error.field, reason: error.reason }] : undefined;
     return reply.code(statusOf(error)).send({ error: error.message, details, ...error.extra });
+  }
+  // Two requests locked the same rows in opposite orders (an admin's status change and a shopper's move of
+  // the same line): the database gave up on this one, which changed nothing and may simply be sent again.
+  if (TRY_AGAIN_CODES.has(String((error.cause as { code?: unknown } | undefined)?.code))) {
+    request.log.warn({ err: forTheLog(error) }, "request lost a lock race");
+    reply.header("retry-after", "1");
+    return reply.code(409).send({ error: "The record was being changed by another request: try again" });
   }
   // Fastify's and its plugins' own refusals (malformed JSON, a body too large, a wrong content type).
   const status = fastifyError.statusCode;

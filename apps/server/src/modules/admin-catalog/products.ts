@@ -6,7 +6,7 @@ import { categories, productCategories, productImages, products } from "../../db
 import { NotFound } from "../../errors";
 import type { Caller } from "../auth/access-token";
 import { categoryIllustrationUrl, kindForCategory } from "../illustrations/svg";
-import { recordChange } from "./audit";
+import { recordChange } from "../audit/service";
 
 /**
  * Products in the back office (SPEC.md §2 Admin create/edit product, §7; DESIGN.md §5; issue 12): written

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { categories, products, saleCategories, saleProducts, sales } from "../../db/schema";
 import { InvalidInput, NotFound } from "../../errors";
 import type { Caller } from "../auth/access-token";
-import { recordChange } from "./audit";
+import { recordChange } from "../audit/service";
 
 /**
  * Sales in the back office (SPEC.md §2 Admin discounts, §7; DESIGN.md §5; issue 12). A sale bound to no

@@ -3,7 +3,7 @@ import type { NetworksInput } from "@voltio/domain/newsletter";
 import type { Db } from "../../db/client";
 import { networks } from "../../db/schema";
 import type { Caller } from "../auth/access-token";
-import { recordChange } from "../admin-catalog/audit";
+import { recordChange } from "../audit/service";
 
 const columns = { facebook: networks.facebook, twitter: networks.twitter, instagram: networks.instagram };
 

@@ -14,7 +14,7 @@ import { Conflict, InvalidInput } from "../../errors";
 import { escapeXml } from "../../http/escape";
 import type { ClaimedMail } from "../../integrations/mail/worker";
 import type { Caller } from "../auth/access-token";
-import { recordChange } from "../admin-catalog/audit";
+import { recordChange } from "../audit/service";
 import { unsubscribeUrl } from "./service";
 
 /**

@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import {
+  adminBulkStatusReplySchema,
+  adminOrderExportQuerySchema,
+  adminOrderPageSchema,
+  adminOrderQuerySchema,
+  adminStatusChangeSchema,
+} from "@voltio/domain/admin-orders";
 import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/http";
 import {
   bulkOrderListSchema,
@@ -17,7 +24,7 @@ import {
 } from "@voltio/domain/orders";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
-import { signedInShopper } from "../../http/access";
+import { signedIn, signedInShopper } from "../../http/access";
 import type { TtlCache } from "../catalog/cache";
 import type { CatalogReference } from "../catalog/service";
 import {
@@ -31,6 +38,7 @@ import {
 } from "./service";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import { mergeGuestLists } from "./merge";
+import { changeBulkOrderStatus, changeOrderStatus, listAdminOrders, ordersCsv } from "./admin";
 
 const errors = {
   ...SIGNED_IN_ERRORS,
@@ -44,19 +52,27 @@ export interface OrderRoutesDeps {
   storeTimeZone: string;
   /** The clock sales are read by (a sale runs on a store weekday); tests set the day. */
   now?: () => Date;
+  /** Wakes the mail worker once an admin's status change queued the buyer's e-mail. */
+  notifyMail?: () => void;
+  /** An admin's status change gave stock back or took it: listings must show it at once. */
+  onStockChange?: () => void;
 }
 
 /**
  * The shopper's cart, wishlist and pending lines (SPEC.md §4, §7 Orders; DESIGN.md §5). Admins can't buy
- * (SPEC.md §6): they are refused on every one of these routes.
+ * (SPEC.md §6): they are refused on the shopper's routes. The back office's routes (issue 13) list, export
+ * and move on every shopper's purchases; PUT /order/:id serves both, by the caller's role.
  */
 export function orderRoutes({
   db,
   reference,
   storeTimeZone,
   now = () => new Date(),
+  notifyMail,
+  onStockChange,
 }: OrderRoutesDeps): FastifyPluginAsyncZod {
   const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone, now()) });
+  const statusDeps = { notifyMail, onStockChange };
 
   return async (app) => {
     keepRepliesPrivate(app);
@@ -115,18 +131,31 @@ export function orderRoutes({
       "/order/:id",
       {
         config: { access: "user" },
+        // Shoppers and admins send different bodies: the handler refuses a bad one by the caller's role.
+        attachValidation: true,
         schema: {
           tags: ["orders"],
           summary:
-            "Change a cart line's amount by 1, or move a line: wishlist → cart, cart or wishlist → pending",
+            "Shopper: change a cart line's amount by 1, or move a line: wishlist → cart, cart or wishlist → pending. " +
+            "Admin: move any shopper's single purchase to {status} (delivered, finished, preparing, onDelivery, " +
+            "cancelled); cancelling a paid order gives its stock back, a paid status takes it again",
           security: BEARER,
           params: idParamSchema,
           body: orderUpdateSchema,
           response: { 200: orderUpdateReplySchema, ...errors },
         },
       },
-      async (request) =>
-        updateOrder(db, signedInShopper(request).id, request.params.id, request.body, pricing()),
+      async (request) => {
+        const caller = signedIn(request);
+        const invalid = request.validationError;
+        // An admin's body is read by the admin's own schema (after the target is checked); anything else
+        // that failed validation is refused as on every route.
+        if (invalid && (caller.rol !== "admin" || invalid.validationContext !== "body")) throw invalid;
+        if (caller.rol === "admin") {
+          return changeOrderStatus(db, caller, request.params.id, request.body, statusDeps);
+        }
+        return updateOrder(db, signedInShopper(request).id, request.params.id, request.body, pricing());
+      },
     );
 
     app.delete(
@@ -179,6 +208,68 @@ export function orderRoutes({
       },
       async (request) =>
         listBulkOrders(db, signedInShopper(request).id, { statuses: request.query.status }, pricing()),
+    );
+
+    const admin = { config: { access: "admin" as const } };
+
+    app.get(
+      "/order/admin/bulk",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary:
+            "Every shopper's purchases, single and bulk, newest first, with buyer, products and prices; paged and filtered",
+          security: BEARER,
+          querystring: adminOrderQuerySchema,
+          response: { 200: adminOrderPageSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => listAdminOrders(db, request.query),
+    );
+
+    app.get(
+      "/order/admin/export",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "The purchases the filters match, as a CSV file (streamed, one row per purchase)",
+          security: BEARER,
+          querystring: adminOrderExportQuerySchema,
+          response: {
+            200: {
+              description: "A header row (ORDER_CSV_COLUMNS), then one row per purchase",
+              content: { "text/csv": { schema: z.string() } },
+            },
+            ...SIGNED_IN_ERRORS,
+          },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type("text/csv; charset=utf-8")
+          .header("content-disposition", 'attachment; filename="orders.csv"')
+          // A stream skips the serializer: the 200 schema above only documents the CSV text.
+          .send(ordersCsv(db, request.query) as never),
+    );
+
+    app.put(
+      "/order/bulk/:id",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary:
+            "Move a bulk order and all its lines to {status}; cancelling a paid one gives its stock back, a paid status takes it again",
+          security: BEARER,
+          params: idParamSchema,
+          body: adminStatusChangeSchema,
+          response: { 200: adminBulkStatusReplySchema, ...errors },
+        },
+      },
+      async (request) =>
+        changeBulkOrderStatus(db, signedIn(request), request.params.id, request.body, statusDeps),
     );
   };
 }

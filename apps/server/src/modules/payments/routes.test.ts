@@ -231,13 +231,15 @@ describe("paying with the sandbox", () => {
     expect(outcomes.filter((status) => status === "refund_needed")).toHaveLength(45);
     expect(await store.stockOf(productId)).toBe(0);
     const lines = await t.database.db
-      .select({ status: orders.status, flag: orders.flag })
+      .select({ status: orders.status, flag: orders.flag, purchaseId: orders.purchaseId })
       .from(orders)
       .where(eq(orders.productId, productId));
     expect(lines.filter((line) => line.status === "finished")).toHaveLength(5);
-    expect(lines.filter((line) => line.status === "cancelled" && line.flag === "refund_needed")).toHaveLength(
-      45,
-    );
+    const refunds = lines.filter((line) => line.status === "cancelled" && line.flag === "refund_needed");
+    expect(refunds).toHaveLength(45);
+    // The payment to refund is on each order, for the admin.
+    expect(new Set(refunds.map((line) => line.purchaseId)).size).toBe(45);
+    expect(refunds.every((line) => line.purchaseId !== null)).toBe(true);
     const held = await t.database.db
       .select({ status: checkouts.status })
       .from(checkouts)

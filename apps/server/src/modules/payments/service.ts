@@ -303,7 +303,7 @@ export async function settlePayment(
     }
     if (payment.amountCents !== checkout.amountCents) {
       await close("amount_mismatch");
-      await flagOrders(tx, checkout, "amount_mismatch");
+      await flagOrders(tx, checkout, payment.id, "amount_mismatch");
       return reply("amount_mismatch", payment);
     }
 
@@ -339,7 +339,7 @@ export async function settlePayment(
       // Paid, but another buyer took the last units first: the orders leave the checkout, cancelled, and
       // wait for the admin's refund; the payment stays on record.
       await close("refund_needed");
-      await flagOrders(tx, checkout, "refund_needed", "cancelled");
+      await flagOrders(tx, checkout, payment.id, "refund_needed", "cancelled");
       await queueMail(tx, refundNotice(checkout, await buyerEmail(tx, checkout.userId), payment.id));
       return reply("refund_needed", payment);
     }
@@ -390,14 +390,18 @@ export async function settlePayment(
 const buyerEmail = async (tx: Db, userId: number) =>
   (await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)))[0]!.email;
 
-/** Orders of a checkout that took money but can't be finished: they stand out for the admin. */
+/**
+ * Orders of a checkout that took money but can't be finished: they stand out for the admin, with the
+ * payment to refund (or to complete) as their reference.
+ */
 async function flagOrders(
   tx: Db,
   checkout: { orderIds: number[]; bulkOrderIds: number[] },
+  paymentId: string,
   flag: "refund_needed" | "amount_mismatch",
   status?: "cancelled",
 ) {
-  const change = { flag, ...(status ? { status } : {}) };
+  const change = { flag, purchaseId: paymentId, ...(status ? { status } : {}) };
   if (checkout.orderIds.length)
     await tx.update(orders).set(change).where(inArray(orders.id, checkout.orderIds));
   if (checkout.bulkOrderIds.length) {

@@ -9,7 +9,8 @@ import {
   type ReviewUpdate,
 } from "@voltio/domain/reviews";
 import type { Db } from "../../db/client";
-import { auditLog, comments, orders, products, users } from "../../db/schema";
+import { comments, orders, products, users } from "../../db/schema";
+import { recordChange } from "../audit/service";
 import { Conflict, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../auth/access-token";
 
@@ -155,20 +156,10 @@ export async function deleteReview(db: Db, caller: Caller, id: number): Promise<
     await tx.delete(comments).where(eq(comments.id, id));
     await adjustRating(tx, current.productId, -current.rating, -1);
     if (!byAuthor) {
-      await tx.insert(auditLog).values({
-        actorId: caller.id,
-        action: "comment.delete",
-        entity: "comment",
-        entityId: String(id),
-        details: {
-          before: {
-            userId: current.userId,
-            productId: current.productId,
-            rating: current.rating,
-            content: current.content,
-          },
-          after: null,
-        },
+      const { userId, productId, rating, content } = current;
+      await recordChange(tx, caller, "comment.delete", id, {
+        before: { userId, productId, rating, content },
+        after: null,
       });
     }
   });

@@ -1,11 +1,6 @@
 import { and, asc, between, desc, eq, gte, inArray, isNull, lt, or, sql, type AnyColumn } from "drizzle-orm";
 import { PAID_STATUSES } from "@voltio/domain/orders";
-import {
-  STATS_DEFAULT_DAYS,
-  STATS_MAX_DAYS,
-  type StatsQuery,
-  type StatsReply,
-} from "@voltio/domain/admin";
+import { STATS_DEFAULT_DAYS, STATS_MAX_DAYS, type StatsQuery, type StatsReply } from "@voltio/domain/admin";
 import { toDollars } from "@voltio/domain/money";
 import type { Db } from "../../db/client";
 import {

@@ -565,6 +565,9 @@ describe("GET /api/user/admin (admin)", () => {
     ).toBe(1);
     expect((await call("GET", "/api/user/admin?search=%25", admin)).json<typeof page1>().total).toBe(0);
     expect((await call("GET", "/api/user/admin?search=_", admin)).json<typeof page1>().total).toBe(0);
+    const admins = (await call("GET", "/api/user/admin?rol=admin", admin)).json<typeof page1>();
+    expect(admins.users.map((u) => u.firstName)).toContain("Ada");
+    expect(admins.users.every((u) => (u as unknown as { rol: string }).rol === "admin")).toBe(true);
     const all = (await call("GET", "/api/user/admin?limit=100", admin)).json<typeof page1>();
     expect(all.users.length).toBe(all.total);
     expect(JSON.stringify(all)).not.toMatch(/password|scrypt/i);
@@ -577,6 +580,7 @@ describe("GET /api/user/admin (admin)", () => {
       ["limit=101", "limit"],
       ["page=abc", "page"],
       [`search=${"x".repeat(101)}`, "search"],
+      ["rol=owner", "rol"],
     ]) {
       const reply = await call("GET", `/api/user/admin?${query}`, admin);
       expect(reply.statusCode, query).toBe(400);

@@ -15,7 +15,7 @@ import type { Db } from "../../db/client";
 import { LIST_STATUSES } from "@voltio/domain/orders";
 import { pageInfo } from "@voltio/domain/http";
 import { directions, orders, users } from "../../db/schema";
-import { recordChange } from "../admin-catalog/audit";
+import { recordChange } from "../audit/service";
 import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../auth/access-token";
 import { hashPassword, verifyPassword } from "../auth/password";
@@ -207,11 +207,15 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   return rows.map(toSummary);
 }
 
-/** GET /user/admin (admin): the users screen, one page at a time, searched by name or e-mail. */
-export async function pageUsers(db: Db, { search, page, limit }: AdminUserQuery): Promise<AdminUserPage> {
+/** GET /user/admin (admin): the users screen, one page at a time, searched by name or e-mail, by role. */
+export async function pageUsers(
+  db: Db,
+  { search, rol, page, limit }: AdminUserQuery,
+): Promise<AdminUserPage> {
   const pattern = search ? `%${likeLiteral(search.toLowerCase())}%` : undefined;
   const where = and(
     isNull(users.deletedAt),
+    rol ? eq(users.rol, rol) : undefined,
     pattern
       ? sql`(lower(${users.email}) like ${pattern} or lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern})`
       : undefined,
