@@ -1,13 +1,17 @@
 import { Suspense, lazy } from "react";
 import { Route, Routes } from "react-router";
 import { AdminMenu } from "./AdminMenu";
-import { PartTwoPlaceholder } from "./PartTwoPlaceholder";
+import { AdminPlaceholder } from "./AdminPlaceholder";
 
 // Each screen is its own chunk inside the admin area: the charts load only on the dashboard.
 const DashboardPage = lazy(() => import("./dashboard/DashboardPage"));
 const ProductsPage = lazy(() => import("./products/ProductsPage"));
 const ProductFormPage = lazy(() => import("./products/ProductFormPage"));
 const SalesPage = lazy(() => import("./sales/SalesPage"));
+const NewsletterPage = lazy(() => import("./newsletter/NewsletterPage"));
+const AuditPage = lazy(() => import("./audit/AuditPage"));
+const OrdersPage = lazy(() => import("./orders/OrdersPage"));
+const UsersPage = lazy(() => import("./users/UsersPage"));
 
 /**
  * The back office (SPEC.md §2 Admin routes; issue 12): the side menu and the admin screens, one lazy chunk
@@ -26,7 +30,12 @@ export function AdminApp() {
             <Route path="create/Product" element={<ProductFormPage />} />
             <Route path="edit/:id" element={<ProductFormPage />} />
             <Route path="discounts" element={<SalesPage />} />
-            <Route path="*" element={<PartTwoPlaceholder />} />
+            <Route path="newsletter" element={<NewsletterPage />} />
+            <Route path="audit" element={<AuditPage />} />
+            <Route path="orders" element={<OrdersPage />} />
+            <Route path="order/:id" element={<AdminPlaceholder />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="*" element={<AdminPlaceholder />} />
           </Routes>
         </Suspense>
       </div>

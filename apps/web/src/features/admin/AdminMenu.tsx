@@ -3,6 +3,7 @@ import { NavLink, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import {
   BarChart3,
+  History,
   LogOut,
   Mail,
   Package,
@@ -26,6 +27,8 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean }[] = 
   { to: "/admin/users", label: "admin.menu.users", icon: Users },
   { to: "/admin/discounts", label: "admin.menu.sales", icon: Percent },
   { to: "/admin/newsletter", label: "admin.menu.newsletter", icon: Mail },
+  // Beyond SPEC.md (issue 13 point 5): after the SPEC's entries, before Logout.
+  { to: "/admin/audit", label: "admin.menu.audit", icon: History },
 ];
 
 const itemClass = (active: boolean) =>

@@ -1,0 +1,328 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
+import { ChevronLeft, ChevronRight, Search, ShieldCheck, Trash2, TriangleAlert, User, X } from "lucide-react";
+import { useTranslation } from "@/i18n";
+import type { UserSummary } from "@voltio/domain/account";
+import { ApiError } from "@/api/client";
+import { useSession } from "@/api/session";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { LoadError } from "@/components/LoadError";
+import { usePageTitle } from "@/components/page-title";
+import { Card } from "@/components/ui/Card";
+import { IconButton } from "@/components/ui/IconButton";
+import { showToast } from "@/components/ui/toast";
+import { capitalised } from "../format";
+import { afterUserChange, deleteUser, toggleRole, useAdminUsers } from "./api";
+
+/** One request per pause in typing, not per key. */
+const SEARCH_DELAY_MS = 300;
+/** SPEC.md §4, §9: user 1 is never demoted (the server refuses too); nor is it deleted. */
+const FIRST_ADMIN_ID = 1;
+
+const positive = (value: string | null) => {
+  const number = Number(value);
+  return value && Number.isInteger(number) && number > 0 ? number : undefined;
+};
+
+/** What a refused call said ('The user 1 can't be demoted', …), else a generic failure. */
+const reasonOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : fallback;
+
+const fullName = (user: Pick<UserSummary, "firstName" | "lastName">) =>
+  capitalised(`${user.firstName} ${user.lastName}`);
+
+/**
+ * /admin/users (SPEC.md §2 Admin users, §4 User role; issue 13 point 2): every account, searched by name or
+ * e-mail and paged by the server (?search= and ?page= in the URL). The role icon toggles the role; user 1
+ * stays admin; delete asks 'Delete the User ?'. What the server refuses is shown in its words.
+ */
+export function UsersPage() {
+  const { t } = useTranslation();
+  usePageTitle(t("titles.page", { page: t("admin.users.title") }));
+  const client = useQueryClient();
+  const { user: me } = useSession();
+  const [params, setParams] = useSearchParams();
+  const search = params.get("search")?.trim() || undefined;
+  const page = positive(params.get("page")) ?? 1;
+  const users = useAdminUsers({ search, page });
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<UserSummary | null>(null);
+  const [removing, setRemoving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const headingId = useId();
+  const searchId = useId();
+  const lockedId = useId();
+  const selfId = useId();
+
+  // The box is typed into at once; the URL (and the request) follow once typing pauses.
+  const [text, setText] = useState(search ?? "");
+  const [seen, setSeen] = useState(search);
+  if (seen !== search) {
+    // The URL changed under the box (back button): the box follows it unless it already says the same.
+    setSeen(search);
+    if (text.trim() !== (search ?? "")) setText(search ?? "");
+  }
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const type = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (value.trim()) next.set("search", value.trim());
+          else next.delete("search");
+          next.delete("page");
+          return next;
+        },
+        { replace: true },
+      );
+    }, SEARCH_DELAY_MS);
+  };
+
+  const goToPage = (next: number) =>
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      if (next > 1) updated.set("page", String(next));
+      else updated.delete("page");
+      return updated;
+    });
+
+  const refused = (error: unknown, fallback: string) => {
+    const message = reasonOf(error, fallback);
+    setProblem(message);
+    showToast(message, "error");
+  };
+
+  const toggle = async (user: UserSummary) => {
+    setBusyId(user.id);
+    setProblem(null);
+    try {
+      const changed = await toggleRole(user.id);
+      showToast(
+        t("admin.users.roleChanged", {
+          name: fullName(changed),
+          role: t(`admin.users.roles.${changed.rol}`),
+        }),
+      );
+    } catch (error) {
+      refused(error, t("admin.users.failed"));
+    } finally {
+      await afterUserChange(client);
+      setBusyId(null);
+    }
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    setRemoving(true);
+    setProblem(null);
+    try {
+      await deleteUser(deleting.id);
+      showToast(t("admin.users.deleted"));
+    } catch (error) {
+      refused(error, t("admin.users.failed"));
+    } finally {
+      await afterUserChange(client);
+      setRemoving(false);
+      setDeleting(null);
+    }
+  };
+
+  const totalPages = users.data?.totalPages ?? 1;
+  const head = "px-3 py-3 font-semibold sm:px-4";
+  const cell = "px-3 py-3 align-middle sm:px-4";
+  // Phones get one 'User' column (name over e-mail) instead of three, so role and delete stay in view.
+  const wide = "hidden sm:table-cell";
+  const narrow = "sm:hidden";
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 id={headingId} className="text-2xl font-bold tracking-tight text-ink">
+          {t("admin.users.title")}
+        </h1>
+        <form
+          role="search"
+          onSubmit={(event) => event.preventDefault()}
+          className="flex w-full flex-col gap-1 sm:w-80"
+        >
+          <label htmlFor={searchId} className="text-xs font-medium text-muted">
+            {t("admin.users.search")}
+          </label>
+          <div className="relative">
+            <Search
+              size={16}
+              aria-hidden
+              className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-muted"
+            />
+            <input
+              id={searchId}
+              type="search"
+              value={text}
+              onChange={(event) => type(event.target.value)}
+              autoComplete="off"
+              className="h-11 w-full rounded-xl border border-line bg-card pr-3 pl-9 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent"
+            />
+          </div>
+        </form>
+      </div>
+
+      {problem && (
+        <div
+          role="alert"
+          className="flex items-start gap-3 rounded-2xl border border-sale bg-card p-4 text-sm text-ink"
+        >
+          <TriangleAlert size={18} aria-hidden className="mt-0.5 shrink-0 text-sale" />
+          <p className="flex-1">{problem}</p>
+          <IconButton
+            label={t("admin.users.dismiss")}
+            icon={<X size={16} aria-hidden />}
+            size="sm"
+            onClick={() => setProblem(null)}
+          />
+        </div>
+      )}
+
+      <Card as="section" size="lg" aria-labelledby={headingId} className="overflow-hidden">
+        {users.isError ? (
+          <LoadError onRetry={() => void users.refetch()} className="px-6 py-12" />
+        ) : users.isPending ? (
+          <p role="status" className="p-5 text-muted">
+            {t("common.loading")}
+          </p>
+        ) : users.data.users.length === 0 ? (
+          <p role="status" className="p-5 text-muted">
+            {t("admin.users.none")}
+          </p>
+        ) : (
+          // Its buttons and selectors bring a scrolled-away column into view for the keyboard.
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm sm:min-w-[40rem]">
+              <thead className="border-b border-line text-xs text-muted uppercase">
+                <tr>
+                  <th scope="col" className={`${head} text-right`}>
+                    {t("admin.users.id")}
+                  </th>
+                  <th scope="col" className={`${head} ${wide}`}>
+                    {t("admin.users.firstName")}
+                  </th>
+                  <th scope="col" className={`${head} ${wide}`}>
+                    {t("admin.users.lastName")}
+                  </th>
+                  <th scope="col" className={`${head} ${wide}`}>
+                    {t("admin.users.email")}
+                  </th>
+                  <th scope="col" className={`${head} ${narrow}`}>
+                    {t("admin.users.user")}
+                  </th>
+                  <th scope="col" className={head}>
+                    {t("admin.users.role")}
+                  </th>
+                  <th scope="col" className={`${head} text-right`}>
+                    {t("admin.users.delete")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-line">
+                {users.data.users.map((user) => {
+                  const name = fullName(user);
+                  const locked = user.id === FIRST_ADMIN_ID;
+                  const self = user.id === me?.id;
+                  const admin = user.rol === "admin";
+                  return (
+                    <tr key={user.id} className="hover:bg-surface">
+                      <td className={`${cell} text-right text-muted tabular-nums`}>{user.id}</td>
+                      <td className={`${cell} ${wide} text-ink`}>{capitalised(user.firstName)}</td>
+                      <td className={`${cell} ${wide} text-ink`}>{capitalised(user.lastName)}</td>
+                      <td className={`${cell} ${wide} break-all text-ink`}>{user.email}</td>
+                      <td className={`${cell} ${narrow}`}>
+                        <span className="block font-medium text-ink">{name}</span>
+                        <span className="block text-xs break-all text-muted">{user.email}</span>
+                      </td>
+                      <td className={cell}>
+                        <button
+                          type="button"
+                          onClick={() => void toggle(user)}
+                          disabled={locked || busyId === user.id}
+                          aria-label={t(locked ? "admin.users.roleOf" : "admin.users.switchRole", {
+                            name,
+                            role: t(`admin.users.roles.${user.rol}`),
+                            next: t(`admin.users.roles.${admin ? "user" : "admin"}`),
+                          })}
+                          aria-describedby={locked ? lockedId : undefined}
+                          title={locked ? t("admin.users.firstAdmin") : undefined}
+                          className={`inline-flex h-9 items-center gap-1.5 rounded-full border px-3 text-xs font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed ${
+                            admin
+                              ? "border-accent bg-accent-soft text-accent-strong enabled:hover:bg-accent enabled:hover:text-on-accent"
+                              : "border-line bg-card text-ink enabled:hover:border-accent enabled:hover:text-accent-strong"
+                          }`}
+                        >
+                          {admin ? <ShieldCheck size={16} aria-hidden /> : <User size={16} aria-hidden />}
+                          {t(`admin.users.roles.${user.rol}`)}
+                        </button>
+                        {locked && (
+                          <span id={lockedId} className="mt-1 block text-xs text-muted">
+                            {t("admin.users.firstAdmin")}
+                          </span>
+                        )}
+                      </td>
+                      <td className={`${cell} text-right`}>
+                        <IconButton
+                          label={t("admin.users.deleteOf", { name })}
+                          icon={<Trash2 size={18} aria-hidden />}
+                          size="sm"
+                          className="ml-auto"
+                          disabled={locked || self}
+                          aria-describedby={self ? selfId : undefined}
+                          onClick={() => setDeleting(user)}
+                        />
+                        {self && !locked && (
+                          <span id={selfId} className="sr-only">
+                            {t("admin.users.notYourself")}
+                          </span>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+
+      <nav aria-label={t("admin.users.pages")} className="flex items-center justify-center gap-3 text-sm">
+        <IconButton
+          label={t("admin.users.previous")}
+          icon={<ChevronLeft size={18} aria-hidden />}
+          disabled={page <= 1}
+          onClick={() => goToPage(page - 1)}
+        />
+        <span className="text-muted tabular-nums">
+          {t("admin.users.page", { page, pages: Math.max(totalPages, 1) })}
+        </span>
+        <IconButton
+          label={t("admin.users.next")}
+          icon={<ChevronRight size={18} aria-hidden />}
+          disabled={page >= totalPages}
+          onClick={() => goToPage(page + 1)}
+        />
+      </nav>
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open && !removing) setDeleting(null);
+        }}
+        title={t("admin.users.confirmDelete")}
+        description={deleting ? `${fullName(deleting)} · ${deleting.email}` : undefined}
+        onAccept={() => void remove()}
+        busy={removing}
+      />
+    </div>
+  );
+}
+
+export default UsersPage;

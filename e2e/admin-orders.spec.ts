@@ -1,0 +1,257 @@
+import { randomBytes } from "node:crypto";
+import { readFile, readdir } from "node:fs/promises";
+import { AxeBuilder } from "@axe-core/playwright";
+import {
+  e2eDataDir,
+  expect,
+  newShopper,
+  payByCard,
+  signIn,
+  test,
+  tokenOf,
+  waitForHydration,
+  type Page,
+} from "./fixtures";
+
+/**
+ * Issue 13 point 1, SPEC.md §2 Admin orders 'All Orders', §4 Admin order status: a new shopper pays with
+ * the sandbox's approving card; the admin finds the order by user id, opens it to its products, address and
+ * payment reference, exports it, and moves it to onDelivery — the shopper's /purchases shows it and an
+ * e-mail tells them.
+ */
+
+const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
+/** A demo product no other journey buys. */
+const WEBCAM = { id: 23, title: "Logitech C270 HD Webcam" };
+
+/** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
+async function mailTo(address: string): Promise<string[]> {
+  const dir = new URL("mail/", e2eDataDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const mails = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
+  return mails.filter((mail) => mail.includes(address));
+}
+
+/** SPEC.md §2: 'MMMM D, YYYY', the day the server recorded (UTC). */
+const longDate = (date: Date) =>
+  new Intl.DateTimeFormat("en-US", {
+    month: "long",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(date);
+
+test("a paid order: found by user id, opened, exported, moved to onDelivery — the shopper sees it and is told by e-mail", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  // The shopper buys the webcam and pays with the approving card, in a browser of their own.
+  const shopper = await newShopper(page.request, { address: true });
+  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
+  const { id: userId } = (await (await page.request.get("/api/user", { headers })).json()) as { id: number };
+  const bought = await page.request.post("/api/order", {
+    headers,
+    data: { status: "pending", productId: WEBCAM.id, amount: 1 },
+  });
+  expect(bought.status(), await bought.text()).toBe(201);
+  const shopperContext = await browser.newContext({ baseURL });
+  const shopperPage = await shopperContext.newPage();
+  await signIn(shopperPage, shopper);
+  await shopperPage.goto("/purchase");
+  await waitForHydration(shopperPage);
+  await shopperPage.getByRole("button", { name: /^Pay \$/ }).click();
+  await payByCard(shopperPage, "4242 4242 4242 4242");
+  await expect(shopperPage).toHaveURL(/\/purchase\/success\?/);
+  await expect(shopperPage.getByRole("heading", { name: "Purchase successful" })).toBeVisible();
+
+  // The admin lists that shopper's orders: the filter is in the URL and in the box.
+  await signIn(page, ADMIN);
+  await page.goto(`/admin/orders?userId=${userId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "All Orders" })).toBeVisible();
+  await expect(page.getByLabel("User id")).toHaveValue(String(userId));
+  const table = page.getByRole("region", { name: "All Orders" }).getByRole("table");
+  const opener = table.getByRole("button", { name: /Order #\d+/ });
+  await expect(opener).toHaveCount(1);
+  await expect(opener).toContainText(longDate(new Date()));
+  await expect(opener).toHaveAttribute("aria-expanded", "false");
+  const orderName = /(?:Bulk order|Order) #\d+/.exec((await opener.textContent()) ?? "")![0];
+  const row = table.getByRole("row").filter({ has: page.getByRole("button", { name: orderName }) });
+  await expect(row.getByRole("cell", { name: String(userId), exact: true })).toBeVisible();
+  await expect(row.getByRole("cell", { name: /^US\$ \d+\.\d{2}$/ })).toBeVisible();
+
+  // Clicking the row opens it: products and prices, the shipping address, the payment reference.
+  const [order] = (
+    (await (
+      await page.request.get(`/api/order/admin/bulk?userId=${userId}`, {
+        headers: { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` },
+      })
+    ).json()) as { orders: { purchaseId: string | null }[] }
+  ).orders;
+  expect(order?.purchaseId).toBeTruthy();
+  await row.getByRole("cell", { name: /^US\$/ }).click();
+  await expect(opener).toHaveAttribute("aria-expanded", "true");
+  const details = page.locator(`#${await opener.getAttribute("aria-controls")}`);
+  await expect(details).toBeVisible();
+  await expect(details).toContainText(WEBCAM.title);
+  await expect(details).toContainText("Rua Augusta 100");
+  await expect(details).toContainText("1100-053 Lisbon");
+  await expect(details).toContainText(`Payment reference: ${order!.purchaseId}`);
+  // And the keyboard closes it again, on the row's button.
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  await expect(opener).toHaveAttribute("aria-expanded", "false");
+  await expect(details).toBeHidden();
+  await page.keyboard.press("Space");
+  await expect(details).toBeVisible();
+
+  // 'Export CSV' saves the filtered orders, fetched with the admin's token.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await file.path())!, "utf8");
+  const lines = csv.trim().split(/\r?\n/);
+  expect(lines[0]).toMatch(/^"?kind"?,"?id"?,"?userId"?/);
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(shopper.email);
+  expect(lines[1]).toContain(order!.purchaseId!);
+
+  // The status selector: paid, so 'Finished'; moved to 'On delivery'.
+  const status = row.getByRole("combobox", { name: `Status of ${orderName}` });
+  await expect(status).toHaveValue("finished");
+  const toast = page.getByText(`${orderName} is now On delivery`).waitFor({ state: "visible" });
+  await status.selectOption("onDelivery");
+  await toast;
+  await expect(status).toHaveValue("onDelivery");
+
+  // The shopper's history says so, and an e-mail tells them.
+  await shopperPage.goto("/purchases");
+  await waitForHydration(shopperPage);
+  const card = shopperPage.getByRole("link", { name: WEBCAM.title });
+  await expect(card.getByText("On its way")).toBeVisible();
+  const onItsWay = `Your ${orderName.toLowerCase()} is on its way.`;
+  await expect
+    .poll(async () => (await mailTo(shopper.email)).filter((mail) => mail.includes(onItsWay)).length)
+    .toBe(1);
+  await shopperContext.close();
+
+  // The filters narrow the list, in the URL: the order isn't flagged, and it's no longer 'Finished'.
+  await page.getByLabel("Flagged only").check();
+  await expect.poll(() => new URL(page.url()).searchParams.get("flagged")).toBe("true");
+  expect(new URL(page.url()).searchParams.get("userId")).toBe(String(userId));
+  await expect(page.getByText("No orders match these filters.")).toBeVisible();
+  await page.getByLabel("Flagged only").uncheck();
+  await page.getByLabel("Status", { exact: true }).selectOption("finished");
+  await expect(page.getByText("No orders match these filters.")).toBeVisible();
+  await page.getByLabel("Status", { exact: true }).selectOption("onDelivery");
+  await expect(opener).toBeVisible();
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/admin\/orders$/);
+  await expect(page.getByLabel("User id")).toHaveValue("");
+});
+
+test("a paid order whose stock was gone stands out as 'Refund needed', and a status that needs stock is refused in words", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  // A product of this test's own with one unit: its stock goes while the shopper is on the card page.
+  const admin = { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` };
+  const product = {
+    title: `E2E last unit ${randomBytes(3).toString("hex")}`,
+    name: "E2E last unit",
+    price: "12.50",
+    shippingCost: "3",
+    description: "The only unit, bought twice.",
+    stock: 1,
+    categories: ["Peripheral"],
+  };
+  const created = await page.request.post("/api/products", { headers: admin, data: product });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: productId } = (await created.json()) as { id: number };
+  const shopper = await newShopper(page.request, { address: true });
+  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
+  const { id: userId } = (await (await page.request.get("/api/user", { headers })).json()) as { id: number };
+  const bought = await page.request.post("/api/order", {
+    headers,
+    data: { status: "pending", productId, amount: 1 },
+  });
+  expect(bought.status(), await bought.text()).toBe(201);
+  const shopperContext = await browser.newContext({ baseURL });
+  const shopperPage = await shopperContext.newPage();
+  await signIn(shopperPage, shopper);
+  await shopperPage.goto("/purchase");
+  await waitForHydration(shopperPage);
+  await shopperPage.getByRole("button", { name: /^Pay \$/ }).click();
+  await expect(shopperPage).toHaveURL(/\/pay\/sandbox\//);
+  const emptied = await page.request.put(`/api/products/${productId}`, {
+    headers: admin,
+    data: { ...product, stock: 0 },
+  });
+  expect(emptied.ok(), await emptied.text()).toBe(true);
+  await payByCard(shopperPage, "4242 4242 4242 4242");
+  await expect(shopperPage).toHaveURL(/\/purchase\/(success|failure)\?/);
+  await expect(shopperPage.getByRole("heading", { level: 1 })).toBeVisible();
+  await shopperContext.close();
+
+  // 'Flagged only' finds it: the badge and the tinted row.
+  await signIn(page, ADMIN);
+  await page.goto(`/admin/orders?userId=${userId}&flagged=true`);
+  await expect(page.getByLabel("Flagged only")).toBeChecked();
+  const table = page.getByRole("region", { name: "All Orders" }).getByRole("table");
+  const opener = table.getByRole("button", { name: /Order #\d+/ });
+  await expect(opener).toHaveCount(1);
+  const orderName = /Order #\d+/.exec((await opener.textContent()) ?? "")![0];
+  const row = table.getByRole("row").filter({ has: page.getByRole("button", { name: orderName }) });
+  await expect(row.getByText("Refund needed")).toBeVisible();
+  const status = row.getByRole("combobox", { name: `Status of ${orderName}` });
+  // Cancelled when the payment found no stock; 'Finished' would take a unit that isn't there.
+  await expect(status).toHaveValue("cancelled");
+  await status.selectOption("finished");
+  await expect(page.getByRole("alert")).toHaveText(
+    new RegExp(`^${orderName} was not changed: Not enough stock of product ${productId}`),
+  );
+  await expect(status).toHaveValue("cancelled");
+  // The badge, the tinted row and the message read well enough for axe too.
+  await audit(page);
+  await page.getByRole("button", { name: "Dismiss" }).click();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+test("/admin/order/{id} is the SPEC's placeholder text, pointing to All Orders", async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto("/admin/order/7");
+  await expect(page.getByRole("heading", { level: 1, name: "Order #7" })).toBeVisible();
+  await page.getByRole("link", { name: "Go to All Orders" }).click();
+  await expect(page).toHaveURL(/\/admin\/orders$/);
+  await expect(page.getByRole("heading", { level: 1, name: "All Orders" })).toBeVisible();
+});
+
+for (const theme of ["light", "dark"] as const) {
+  test(`All Orders, a row opened, passes axe (${theme})`, async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
+    // The demo shopper's past orders.
+    await page.goto("/admin/orders");
+    const opener = page.getByRole("button", { name: /Order #\d+/ }).first();
+    await opener.click();
+    await expect(opener).toHaveAttribute("aria-expanded", "true");
+    await audit(page);
+  });
+}
+
+/** An axe audit of what the page shows now: no serious or critical violation. */
+async function audit(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
+}
