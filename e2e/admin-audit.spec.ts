@@ -1,5 +1,12 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import { expect, newShopper, signIn, test, tokenOf, type Page } from "./fixtures";
+import {
+  expect,
+  newShopper,
+  signIn,
+  test,
+  tokenOf,
+  type Page,
+  expectNoSeriousAxeViolations,
+} from "./fixtures";
 
 /**
  * Issue 13 point 5 (beyond SPEC.md): the audit log. An admin's change made through the API — a shopper of
@@ -76,21 +83,6 @@ test("a role change by API is listed under Users and under its admin, with who a
   await expect(page).toHaveURL(/\/admin\/audit$/);
 });
 
-/** An axe audit of what the page shows now: no serious or critical violation. */
-async function audit(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
-}
-
 for (const theme of ["light", "dark"] as const) {
   test(`the audit log, an entry open, passes axe (${theme})`, async ({ page }) => {
     const { id } = await promotedShopper(page);
@@ -104,6 +96,6 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.getByRole("table", { name: "Changes" })).toBeVisible();
     await page.getByText("Full record (JSON)").filter({ visible: true }).click();
     await expect(page.getByRole("region", { name: "Full record (JSON)" })).toBeVisible();
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
   });
 }

@@ -1,9 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { NewsletterSendReply } from "@voltio/domain/newsletter";
 import type { Networks } from "@voltio/domain/catalog";
-import { e2eDataDir, expect, signIn, test, tokenOf, type Page } from "./fixtures";
+import {
+  e2eDataDir,
+  expect,
+  signIn,
+  test,
+  tokenOf,
+  type Page,
+  expectNoSeriousAxeViolations,
+} from "./fixtures";
 
 /**
  * Issue 13 points 3 and 4, SPEC.md §2 Admin newsletter 'Edit Newsletter', §5 Newsletter, §8: an admin sends
@@ -218,21 +225,6 @@ test("networks: Instagram checked with its address → 'Networks sent!' and the 
   }
 });
 
-/** An axe audit of what the page shows now: no serious or critical violation. */
-async function audit(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
-}
-
 for (const theme of ["light", "dark"] as const) {
   test(`the newsletter screen, its messages and chips included, passes axe (${theme})`, async ({ page }) => {
     await signIn(page, ADMIN);
@@ -242,13 +234,13 @@ for (const theme of ["light", "dark"] as const) {
       page.getByRole("form", { name: "Social networks" }).getByRole("checkbox").first(),
     ).toBeVisible();
     await expect(page.getByRole("region", { name: "Sent newsletters" }).getByText("Loading…")).toHaveCount(0);
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
     const newsletter = form(page);
     await newsletter.getByRole("button", { name: "Send" }).click();
     await expect(newsletter.getByText("Subject is required")).toBeVisible();
     await newsletter.getByRole("checkbox", { name: /^All subscribers/ }).check();
     await newsletter.getByLabel("Add an e-mail address").fill("someone@example.com");
     await newsletter.getByLabel("Add an e-mail address").press("Enter");
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
   });
 }

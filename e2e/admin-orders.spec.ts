@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
-import { AxeBuilder } from "@axe-core/playwright";
 import {
   e2eDataDir,
   expect,
@@ -10,7 +9,7 @@ import {
   test,
   tokenOf,
   waitForHydration,
-  type Page,
+  expectNoSeriousAxeViolations,
 } from "./fixtures";
 
 /**
@@ -214,7 +213,7 @@ test("a paid order whose stock was gone stands out as 'Refund needed', and a sta
   );
   await expect(status).toHaveValue("cancelled");
   // The badge, the tinted row and the message read well enough for axe too.
-  await audit(page);
+  await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: "Dismiss" }).click();
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
@@ -237,21 +236,6 @@ for (const theme of ["light", "dark"] as const) {
     const opener = page.getByRole("button", { name: /Order #\d+/ }).first();
     await opener.click();
     await expect(opener).toHaveAttribute("aria-expanded", "true");
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
   });
-}
-
-/** An axe audit of what the page shows now: no serious or critical violation. */
-async function audit(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
 }

@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { AxeBuilder } from "@axe-core/playwright";
-import { clickForToast, expect, newShopper, signIn, test, tokenOf, type Page } from "./fixtures";
+import {
+  clickForToast,
+  expect,
+  newShopper,
+  signIn,
+  test,
+  tokenOf,
+  expectNoSeriousAxeViolations,
+} from "./fixtures";
 
 /**
  * Issue 12 points 1, 4 and 7: the back office's shell and products — an admin creates a product with an
@@ -10,10 +17,6 @@ import { clickForToast, expect, newShopper, signIn, test, tokenOf, type Page } f
 
 const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
-}
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
   "hex",

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator } from "@playwright/test";
-import { clickForToast, expect, signIn, test, type Page } from "./fixtures";
+import { clickForToast, expect, signIn, test, type Page, expectNoSeriousAxeViolations } from "./fixtures";
 
 /**
  * Issue 12 point 5, SPEC.md §2 Admin discounts, §4 Sales screen, §5 Sale: an admin puts a product on sale
@@ -206,34 +205,19 @@ test("the form's messages (missing fields, bad description, percentage, image; n
   await expect(form.getByLabel("Description")).toHaveValue("Half price (weekend)");
 });
 
-/** An axe audit of what the page shows now: no serious or critical violation. */
-async function audit(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
-}
-
 for (const theme of ["light", "dark"] as const) {
   test(`both tabs, the form's messages included, pass axe (${theme})`, async ({ page }) => {
     await signIn(page, ADMIN);
     await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
     await page.goto(`/admin/discounts`);
     await expect(panel(page, "Active sales").getByRole("article").first()).toBeVisible();
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
     await tab(page, "Create sales").click();
     const form = panel(page, "Create sales");
     await expect(form.getByRole("checkbox").first()).toBeVisible();
     await form.getByLabel("Image (URL)").fill("ftp://example.com/sale.png");
     await form.getByRole("button", { name: "Create new sale" }).click();
     await expect(form.getByText("Description required")).toBeVisible();
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
   });
 }

@@ -1,5 +1,12 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import { clickForToast, expect, newShopper, signIn, test, type Page } from "./fixtures";
+import {
+  clickForToast,
+  expect,
+  newShopper,
+  signIn,
+  test,
+  type Page,
+  expectNoSeriousAxeViolations,
+} from "./fixtures";
 
 /**
  * Issue 13 point 2, SPEC.md §2 Admin users, §4 User role: an admin finds a new shopper with the search box,
@@ -110,14 +117,14 @@ for (const theme of ["light", "dark"] as const) {
     await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
     await page.goto("/admin/users");
     await expect(rowOf(page, ADMIN.email)).toBeVisible();
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
     await usersTable(page)
       .getByRole("button", { name: /^Delete / })
       .and(page.locator(":enabled"))
       .first()
       .click();
     await expect(page.getByRole("alertdialog", { name: "Delete the User ?" })).toBeVisible();
-    await audit(page);
+    await expectNoSeriousAxeViolations(page);
   });
 }
 
@@ -131,19 +138,4 @@ async function roleByApi(page: Page, user: { email: string; password: string }) 
   const { accessToken } = (await login.json()) as { accessToken: string };
   const me = await page.request.get("/api/user", { headers: { authorization: `Bearer ${accessToken}` } });
   return ((await me.json()) as { rol: string }).rol;
-}
-
-/** An axe audit of what the page shows now: no serious or critical violation. */
-async function audit(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
 }

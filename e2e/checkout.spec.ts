@@ -1,5 +1,4 @@
 import { readFile, readdir } from "node:fs/promises";
-import { AxeBuilder } from "@axe-core/playwright";
 import {
   clickForToast,
   dollars,
@@ -12,6 +11,7 @@ import {
   signIn,
   test,
   tokenOf,
+  expectNoSeriousAxeViolations,
 } from "./fixtures";
 
 /**
@@ -55,8 +55,7 @@ test("guest adds two products, logs in, Buy All, pays with the approving card: s
   await expect(summary.getByTestId("checkout-total")).toHaveText(`$${dollars(products + shipping)}`);
   await expect(summary.getByRole("combobox", { name: "Ship to" })).toHaveValue(/\d+/);
   await expect(summary.getByRole("option", { name: "Lisbon" })).toBeAttached();
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  await expectNoSeriousAxeViolations(page);
 
   await summary.getByRole("button", { name: `Pay $${dollars(products + shipping)}` }).click();
   await expect(page.getByText(`Amount: US$ ${dollars(products + shipping)}`)).toBeVisible();

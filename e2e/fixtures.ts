@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { AxeBuilder } from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export { expect, type Page } from "@playwright/test";
@@ -148,4 +149,18 @@ export async function payByCard(page: Page, number: string) {
   await page.getByLabel("Expiry (MM/YY)").fill("12/40");
   await page.getByLabel("CVC").fill("123");
   await page.getByRole("button", { name: /^Pay US\$/ }).click();
+}
+
+/** An axe audit (WCAG 2.1 A and AA) of what the page shows now: no serious or critical violation. */
+export async function expectNoSeriousAxeViolations(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  const results = await (include ? builder.include(include) : builder).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
 }

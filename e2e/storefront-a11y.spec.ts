@@ -1,5 +1,4 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test, type Page, expectNoSeriousAxeViolations } from "./fixtures";
 
 /** An axe audit of every storefront page, in both themes, with no serious or critical violation. */
 
@@ -48,27 +47,13 @@ const PAGES = [
   },
 ];
 
-async function audit(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
-}
-
 for (const theme of ["light", "dark"] as const) {
   for (const { name, path, ready } of PAGES) {
     test(`${name} (${theme}) has no serious or critical axe violation`, async ({ page }) => {
       await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
       await page.goto(path);
       await expect(ready(page)).toBeVisible();
-      await audit(page);
+      await expectNoSeriousAxeViolations(page);
     });
   }
 }
@@ -78,17 +63,17 @@ test("open menus and dialogs pass axe too", async ({ page }) => {
   await page.goto("/product/11");
   await page.getByRole("combobox", { name: "Search products" }).fill("mouse");
   await expect(page.getByRole("listbox", { name: "Suggestions" }).getByRole("option").first()).toBeVisible();
-  await audit(page);
+  await expectNoSeriousAxeViolations(page);
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Categories" }).click();
-  await audit(page);
+  await expectNoSeriousAxeViolations(page);
   await page.keyboard.press("Escape");
   await page.getByRole("link", { name: /^Shopping cart, / }).hover();
   await expect(page.getByText("This cart is empty")).toBeVisible();
-  await audit(page);
+  await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: "Buy now" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  await audit(page);
+  await expectNoSeriousAxeViolations(page);
 });
 
 test("the listing at 360 px with its filters open passes axe", async ({ page }) => {
@@ -96,5 +81,5 @@ test("the listing at 360 px with its filters open passes axe", async ({ page }) 
   await page.goto("/products?offset=1");
   await page.getByRole("button", { name: "Filters" }).click();
   await expect(page.getByRole("article").first()).toBeVisible();
-  await audit(page);
+  await expectNoSeriousAxeViolations(page);
 });
