@@ -26,8 +26,6 @@ import {
   searchWords,
 } from "../../db/schema";
 
-/** Escapes LIKE wildcards so a search for "100%" means the text "100%". */
-
 /** The words of a search: letters and digits only (so they are safe inside a tsquery), at most 8. */
 export function searchTerms(search: string | undefined): string[] {
   if (!search) return [];
