@@ -136,11 +136,14 @@ test("a paid order: found by user id, opened, exported, moved to onDelivery — 
   await shopperContext.close();
 
   // The filters narrow the list, in the URL: the order isn't flagged, and it's no longer 'Finished'.
-  await page.getByLabel("Flagged only").check();
+  // The box follows the URL: clicked, it shows its new state once the page moved to the new filters.
+  await page.getByLabel("Flagged only").click();
+  await expect(page.getByLabel("Flagged only")).toBeChecked();
   await expect.poll(() => new URL(page.url()).searchParams.get("flagged")).toBe("true");
   expect(new URL(page.url()).searchParams.get("userId")).toBe(String(userId));
   await expect(page.getByText("No orders match these filters.")).toBeVisible();
-  await page.getByLabel("Flagged only").uncheck();
+  await page.getByLabel("Flagged only").click();
+  await expect(page.getByLabel("Flagged only")).not.toBeChecked();
   await page.getByLabel("Status", { exact: true }).selectOption("finished");
   await expect(page.getByText("No orders match these filters.")).toBeVisible();
   await page.getByLabel("Status", { exact: true }).selectOption("onDelivery");

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, Pencil, Percent, Search, X } from "lucide-react";
+import { Pencil, Percent, Search, X } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { Category, Product } from "@voltio/domain/catalog";
 import { formatDollars } from "@voltio/domain/money";
@@ -16,6 +16,7 @@ import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
 import { refreshCatalogue } from "../api";
+import { PageBar } from "../PageBar";
 
 /** SPEC.md §9: the admin list starts at limit 8, offset 1. */
 const ADMIN_LIMIT = 8;
@@ -163,23 +164,12 @@ export function ProductsPage() {
         )}
       </Card>
 
-      <nav aria-label={t("admin.products.pages")} className="flex items-center justify-center gap-3 text-sm">
-        <IconButton
-          label={t("admin.products.previous")}
-          icon={<ChevronLeft size={18} aria-hidden />}
-          disabled={filters.offset <= 1}
-          onClick={() => go({ ...filters, includeOutOfStock: undefined, offset: filters.offset - 1 })}
-        />
-        <span className="text-muted tabular-nums">
-          {t("admin.products.page", { page: filters.offset, pages: Math.max(totalPages, 1) })}
-        </span>
-        <IconButton
-          label={t("admin.products.next")}
-          icon={<ChevronRight size={18} aria-hidden />}
-          disabled={filters.offset >= totalPages}
-          onClick={() => go({ ...filters, includeOutOfStock: undefined, offset: filters.offset + 1 })}
-        />
-      </nav>
+      <PageBar
+        label={t("admin.products.pages")}
+        page={filters.offset}
+        totalPages={totalPages}
+        onPage={(offset) => go({ ...filters, includeOutOfStock: undefined, offset })}
+      />
 
       <ConfirmDialog
         open={deleting !== null}
@@ -240,7 +230,8 @@ function AdminSearch({
           id={inputId}
           value={text}
           onChange={(event) => setText(event.target.value)}
-          aria-controls={listId}
+          // Only while the suggestions are there: a reference to a missing list is invalid ARIA.
+          aria-controls={open ? listId : undefined}
           autoComplete="off"
           className="h-11 min-w-0 flex-1 rounded-l-xl border border-line bg-card px-3 text-sm text-ink"
         />
