@@ -48,7 +48,9 @@ test("the image slider has thumbnails and wraps around at both ends", async ({ p
   await expect(mainPicture(page)).toHaveAttribute("src", urls[0]);
 });
 
-test("the description is a bullet list of its sentences, the last fragment dropped", async ({ page }) => {
+test("the description is a bullet list of every sentence (the empty fragment after the final '. ' dropped)", async ({
+  page,
+}) => {
   await page.goto("/product/11");
   const description: string = await page.request
     .get("/api/products/11")
@@ -61,6 +63,8 @@ test("the description is a bullet list of its sentences, the last fragment dropp
   const section = page.getByRole("region", { name: "Description" });
   await expect(section.getByRole("listitem")).toHaveCount(expected.length);
   await expect(section.getByRole("listitem").first()).toHaveText(expected[0]!);
+  await expect(section.getByRole("listitem").last()).toHaveText(expected.at(-1)!);
+  expect(description.endsWith(". ")).toBe(true);
   await expect(page.getByRole("region", { name: "Reviews" })).toBeVisible();
 });
 

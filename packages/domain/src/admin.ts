@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INT4_MAX, PRINTABLE, idSchema, numberInput } from "./http";
+import { storedDescription } from "./description";
 import { SALE_DAYS, normalizeSaleDay } from "./weekday";
 
 /**
@@ -68,7 +69,8 @@ export const productInputSchema = z.object({
     .string({ error: PRODUCT_MESSAGES.description })
     .trim()
     .min(1, PRODUCT_MESSAGES.description)
-    .max(10_000, "must be at most 10000 characters"),
+    .max(10_000, "must be at most 10000 characters")
+    .transform(storedDescription),
   stock: numberInput(
     z
       .number({ error: PRODUCT_MESSAGES.stock })

@@ -1,3 +1,4 @@
+import { storedDescription } from "@voltio/domain/description";
 import { readFileSync } from "node:fs";
 import { count, sql } from "drizzle-orm";
 import { normalizeSaleDay } from "@voltio/domain/weekday";
@@ -94,7 +95,7 @@ export async function seedDemoStore(db: Db): Promise<boolean> {
           priceCents: toCents(p.price),
           shippingCostCents: toCents(p.shippingCost),
           stock: p.stock,
-          description: p.description.trim(),
+          description: storedDescription(p.description),
         })),
       )
       .returning({ id: products.id });

@@ -31,6 +31,14 @@ describe("GET /api/products", () => {
     expect(page.globalSales).toEqual([{ id: 1, percentage: 10, day: "fri", productAmount: 0 }]);
   });
 
+  it("ends every demo description in '. ', so a SPEC client dropping the last fragment keeps every sentence", async () => {
+    const all = await list("?limit=100");
+    expect(all.products.filter((p) => !p.description.endsWith(". ")).map((p) => p.id)).toEqual([]);
+    // 'Dual HDMI and VGA outputs. 1 Year Warranty.' in the catalogue: its warranty is a sentence too.
+    const warranty = all.products.find((p) => p.description.includes("outputs. 1 Year Warranty"));
+    expect(warranty?.description.split(". ").slice(0, -1).at(-1)).toBe("1 Year Warranty");
+  });
+
   it("replies products in the API shape, money in dollars", async () => {
     const { products: items } = await list("?limit=100");
     const hp = items.find((p) => p.id === 1)!;

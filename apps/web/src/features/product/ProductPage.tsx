@@ -12,7 +12,7 @@ import { DiscountBadge } from "@/components/ui/DiscountBadge";
 import { PriceTag } from "@/components/ui/PriceTag";
 import { Skeleton } from "@/components/ui/Skeleton";
 import { BuyButton } from "./BuyButton";
-import { descriptionBullets } from "./description";
+import { descriptionBullets } from "@voltio/domain/description";
 import { ImageSlider } from "./ImageSlider";
 import { RelatedProducts } from "./RelatedProducts";
 import { ReviewsSection } from "./ReviewsSection";

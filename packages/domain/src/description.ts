@@ -1,0 +1,21 @@
+/**
+ * A product's description (SPEC.md §2 Product detail): sentences separated by '. ', shown as bullet points,
+ * the last fragment dropped — the empty one after a final '. '. The store keeps every description ending
+ * in '. ', so a client that drops the last fragment, as SPEC.md's does, loses no sentence (issue 14).
+ */
+
+/** The description as stored: trimmed, each line's end kept, ending in '. ' when it has any text. */
+export function storedDescription(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "";
+  return trimmed.endsWith(".") ? `${trimmed} ` : `${trimmed}. `;
+}
+
+/** The bullet points: every sentence, the empty fragment after a final '. ' left out. */
+export function descriptionBullets(description: string): string[] {
+  const fragments = description.split(". ").map((fragment) => fragment.trim());
+  if (fragments.length > 1 && fragments.at(-1) === "") fragments.pop();
+  return fragments
+    .map((fragment, index) => (index === fragments.length - 1 ? fragment.replace(/\.$/, "") : fragment))
+    .filter((fragment) => fragment !== "");
+}
