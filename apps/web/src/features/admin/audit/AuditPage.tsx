@@ -1,13 +1,13 @@
 import { useId, useState } from "react";
 import { useSearchParams } from "react-router";
-import { ChevronDown, ChevronLeft, ChevronRight, History, X } from "lucide-react";
+import { ChevronDown, History, X } from "lucide-react";
 import { useTranslation, type Language, type Translate } from "@/i18n";
 import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from "@voltio/domain/audit";
 import { LoadError } from "@/components/LoadError";
 import { usePageTitle } from "@/components/page-title";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
-import { IconButton } from "@/components/ui/IconButton";
+import { PageBar } from "../PageBar";
 import { useAdmins, useAuditLog, type AuditFilters } from "./api";
 import { EntryDetails } from "./EntryDetails";
 
@@ -179,23 +179,12 @@ export function AuditPage() {
       </Card>
 
       {totalPages > 1 && (
-        <nav aria-label={t("admin.audit.pages")} className="flex items-center justify-center gap-3 text-sm">
-          <IconButton
-            label={t("admin.audit.previous")}
-            icon={<ChevronLeft size={18} aria-hidden />}
-            disabled={filters.page <= 1}
-            onClick={() => go({ ...filters, page: filters.page - 1 })}
-          />
-          <span className="text-muted tabular-nums">
-            {t("admin.audit.page", { page: filters.page, pages: totalPages })}
-          </span>
-          <IconButton
-            label={t("admin.audit.next")}
-            icon={<ChevronRight size={18} aria-hidden />}
-            disabled={filters.page >= totalPages}
-            onClick={() => go({ ...filters, page: filters.page + 1 })}
-          />
-        </nav>
+        <PageBar
+          label={t("admin.audit.pages")}
+          page={filters.page}
+          totalPages={totalPages}
+          onPage={(page) => go({ ...filters, page })}
+        />
       )}
     </div>
   );

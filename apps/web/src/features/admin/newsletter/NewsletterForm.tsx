@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
@@ -18,6 +18,7 @@ import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";
+import { Field } from "../Field";
 import { afterNewsletterSent, sendNewsletter } from "./api";
 import { addTyped, hasAll, ruleText } from "./receivers";
 import { ReceiversPicker } from "./ReceiversPicker";
@@ -252,31 +253,5 @@ function Preview({
         </p>
       </div>
     </section>
-  );
-}
-
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <p id={`${id}-error`} className="text-xs font-semibold text-sale">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

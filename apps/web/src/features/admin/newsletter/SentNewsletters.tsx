@@ -1,10 +1,10 @@
 import { useId } from "react";
-import { ChevronLeft, ChevronRight, Inbox } from "lucide-react";
+import { Inbox } from "lucide-react";
 import { useTranslation, type Language } from "@/i18n";
 import type { NewsletterPage, NewsletterSummary } from "@voltio/domain/newsletter";
 import { LoadError } from "@/components/LoadError";
 import { Card } from "@/components/ui/Card";
-import { IconButton } from "@/components/ui/IconButton";
+import { PageBar } from "../PageBar";
 
 /** Date and time in the page's language and the admin's own time zone. */
 const dateTime = (iso: string, language: Language) =>
@@ -54,26 +54,13 @@ export function SentNewsletters({
             ))}
           </ul>
           {totalPages > 1 && (
-            <nav
-              aria-label={t("admin.newsletter.history.pages")}
-              className="mt-3 flex items-center justify-center gap-3 text-sm"
-            >
-              <IconButton
-                label={t("admin.newsletter.history.previous")}
-                icon={<ChevronLeft size={18} aria-hidden />}
-                disabled={page <= 1}
-                onClick={() => onPage(page - 1)}
-              />
-              <span className="text-muted tabular-nums">
-                {t("admin.newsletter.history.page", { page, pages: totalPages })}
-              </span>
-              <IconButton
-                label={t("admin.newsletter.history.next")}
-                icon={<ChevronRight size={18} aria-hidden />}
-                disabled={page >= totalPages}
-                onClick={() => onPage(page + 1)}
-              />
-            </nav>
+            <PageBar
+              label={t("admin.newsletter.history.pages")}
+              page={page}
+              totalPages={totalPages}
+              onPage={onPage}
+              className="mt-3"
+            />
           )}
         </>
       )}

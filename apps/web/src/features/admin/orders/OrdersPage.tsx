@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { ChevronDown, ChevronLeft, ChevronRight, Download, Filter, TriangleAlert, X } from "lucide-react";
+import { ChevronDown, Download, Filter, TriangleAlert } from "lucide-react";
 import { useTranslation, type Translate } from "@/i18n";
 import {
   ADMIN_ORDER_STATUSES,
@@ -15,9 +15,10 @@ import { LoadError } from "@/components/LoadError";
 import { usePageTitle } from "@/components/page-title";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
-import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { capitalised, chartDate } from "../format";
+import { PageBar } from "../PageBar";
+import { ProblemAlert } from "../ProblemAlert";
 import {
   afterStatusChange,
   changeOrderStatus,
@@ -126,7 +127,6 @@ export function OrdersPage() {
     }
   };
 
-  const totalPages = orders.data?.totalPages ?? 1;
   const filtered = filters.userId !== undefined || filters.status !== undefined || filters.flagged;
   return (
     <div className="flex flex-col gap-5">
@@ -142,21 +142,7 @@ export function OrdersPage() {
 
       <OrderFiltersForm filters={filters} onApply={go} filtered={Boolean(filtered)} />
 
-      {problem && (
-        <div
-          role="alert"
-          className="flex items-start gap-3 rounded-2xl border border-sale bg-card p-4 text-sm text-ink"
-        >
-          <TriangleAlert size={18} aria-hidden className="mt-0.5 shrink-0 text-sale" />
-          <p className="flex-1">{problem}</p>
-          <IconButton
-            label={t("admin.orders.dismiss")}
-            icon={<X size={16} aria-hidden />}
-            size="sm"
-            onClick={() => setProblem(null)}
-          />
-        </div>
-      )}
+      {problem && <ProblemAlert onDismiss={() => setProblem(null)}>{problem}</ProblemAlert>}
 
       <Card as="section" size="lg" aria-labelledby={headingId} className="overflow-hidden">
         {orders.isError ? (
@@ -207,23 +193,12 @@ export function OrdersPage() {
         )}
       </Card>
 
-      <nav aria-label={t("admin.orders.pages")} className="flex items-center justify-center gap-3 text-sm">
-        <IconButton
-          label={t("admin.orders.previous")}
-          icon={<ChevronLeft size={18} aria-hidden />}
-          disabled={filters.page <= 1}
-          onClick={() => go({ page: filters.page - 1 })}
-        />
-        <span className="text-muted tabular-nums">
-          {t("admin.orders.page", { page: filters.page, pages: Math.max(totalPages, 1) })}
-        </span>
-        <IconButton
-          label={t("admin.orders.next")}
-          icon={<ChevronRight size={18} aria-hidden />}
-          disabled={filters.page >= totalPages}
-          onClick={() => go({ page: filters.page + 1 })}
-        />
-      </nav>
+      <PageBar
+        label={t("admin.orders.pages")}
+        page={filters.page}
+        totalPages={orders.data?.totalPages ?? 1}
+        onPage={(page) => go({ page })}
+      />
     </div>
   );
 }

@@ -1,12 +1,4 @@
-import {
-  useId,
-  useRef,
-  useState,
-  type ChangeEvent,
-  type FormEvent,
-  type ReactNode,
-  type RefObject,
-} from "react";
+import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from "react";
 import { CircleAlert, ImagePlus, LoaderCircle, Percent, X } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import { SALE_DAY_NAMES } from "@voltio/domain/weekday";
@@ -15,6 +7,7 @@ import { ApiError } from "@/api/client";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
+import { Field } from "../Field";
 import { useBinderProducts, uploadSaleImage } from "./api";
 import { Binder } from "./Binder";
 import { ruleText, type FieldErrors, type SaleDraft, type SaleField } from "./draft";
@@ -265,33 +258,6 @@ export function SaleForm({
         </div>
       </div>
     </form>
-  );
-}
-
-/** A label over its control, and the failed rule under it (the control's description). */
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <p id={`${id}-error`} className="text-xs font-semibold text-sale">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, Search, ShieldCheck, Trash2, TriangleAlert, User, X } from "lucide-react";
+import { Search, ShieldCheck, Trash2, User } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { UserSummary } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
@@ -13,6 +13,8 @@ import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { capitalised } from "../format";
+import { PageBar } from "../PageBar";
+import { ProblemAlert } from "../ProblemAlert";
 import { afterUserChange, deleteUser, toggleRole, useAdminUsers } from "./api";
 
 /** One request per pause in typing, not per key. */
@@ -131,7 +133,6 @@ export function UsersPage() {
     }
   };
 
-  const totalPages = users.data?.totalPages ?? 1;
   const head = "px-3 py-3 font-semibold sm:px-4";
   const cell = "px-3 py-3 align-middle sm:px-4";
   // Phones get one 'User' column (name over e-mail) instead of three, so role and delete stay in view.
@@ -169,21 +170,7 @@ export function UsersPage() {
         </form>
       </div>
 
-      {problem && (
-        <div
-          role="alert"
-          className="flex items-start gap-3 rounded-2xl border border-sale bg-card p-4 text-sm text-ink"
-        >
-          <TriangleAlert size={18} aria-hidden className="mt-0.5 shrink-0 text-sale" />
-          <p className="flex-1">{problem}</p>
-          <IconButton
-            label={t("admin.users.dismiss")}
-            icon={<X size={16} aria-hidden />}
-            size="sm"
-            onClick={() => setProblem(null)}
-          />
-        </div>
-      )}
+      {problem && <ProblemAlert onDismiss={() => setProblem(null)}>{problem}</ProblemAlert>}
 
       <Card as="section" size="lg" aria-labelledby={headingId} className="overflow-hidden">
         {users.isError ? (
@@ -293,23 +280,12 @@ export function UsersPage() {
         )}
       </Card>
 
-      <nav aria-label={t("admin.users.pages")} className="flex items-center justify-center gap-3 text-sm">
-        <IconButton
-          label={t("admin.users.previous")}
-          icon={<ChevronLeft size={18} aria-hidden />}
-          disabled={page <= 1}
-          onClick={() => goToPage(page - 1)}
-        />
-        <span className="text-muted tabular-nums">
-          {t("admin.users.page", { page, pages: Math.max(totalPages, 1) })}
-        </span>
-        <IconButton
-          label={t("admin.users.next")}
-          icon={<ChevronRight size={18} aria-hidden />}
-          disabled={page >= totalPages}
-          onClick={() => goToPage(page + 1)}
-        />
-      </nav>
+      <PageBar
+        label={t("admin.users.pages")}
+        page={page}
+        totalPages={users.data?.totalPages ?? 1}
+        onPage={goToPage}
+      />
 
       <ConfirmDialog
         open={deleting !== null}
