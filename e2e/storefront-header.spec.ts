@@ -77,6 +77,28 @@ test("Enter searches the text; an empty submit is ignored", async ({ page }) => 
   await searchBox(page).press("Enter");
   await expect(page).toHaveURL(/\/products\?search=ssd&offset=1$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “ssd”");
+  // The box keeps what was searched, after a reload (server-rendered) too, and empties away from results.
+  await expect(searchBox(page)).toHaveValue("ssd");
+  await page.reload();
+  await expect(searchBox(page)).toHaveValue("ssd");
+  await page.goto("/product/3");
+  await expect(searchBox(page)).toHaveValue("");
+});
+
+test("on a 390 px phone the suggestions span the header, so their titles can be read", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.clock.install();
+  await page.goto("/products?offset=1");
+  await searchBox(page).fill("monitor");
+  await page.clock.runFor(1000);
+  const product = page.getByRole("option", { name: /HP M27ha FHD Monitor/ });
+  await expect(product).toBeVisible();
+  const list = await page.getByRole("listbox", { name: "Suggestions" }).boundingBox();
+  expect(list!.width).toBeGreaterThan(340);
+  // The whole title on one or two lines, not cut to its first letters.
+  await expect(product.getByText("HP M27ha FHD Monitor", { exact: true })).toBeVisible();
+  const title = await product.getByText("HP M27ha FHD Monitor", { exact: true }).boundingBox();
+  expect(title!.width).toBeGreaterThan(120);
 });
 
 test("the Categories dropdown lists every category and links to its listing, by keyboard too", async ({

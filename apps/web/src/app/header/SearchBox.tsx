@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
 import { useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
@@ -34,7 +34,16 @@ export function SearchBox() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const listboxId = useId();
-  const [text, setText] = useState("");
+  // On the results page the box shows what was searched, server-rendered too; it follows the URL.
+  const location = useLocation();
+  const searched =
+    location.pathname === "/products" ? (new URLSearchParams(location.search).get("search") ?? "") : "";
+  const [text, setText] = useState(searched);
+  const [shownFor, setShownFor] = useState(searched);
+  if (shownFor !== searched) {
+    setShownFor(searched);
+    setText(searched);
+  }
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
@@ -125,7 +134,9 @@ export function SearchBox() {
   };
 
   return (
-    <form role="search" onSubmit={submit} className="relative flex min-w-0 flex-1 items-center">
+    // Below md the box shares its row with Categories: the dropdown spans the whole header instead (its
+    // positioned ancestor), so a phone reads the titles rather than their first letters.
+    <form role="search" onSubmit={submit} className="flex min-w-0 flex-1 items-center md:relative">
       <label htmlFor={`${listboxId}-input`} className="sr-only">
         {t("nav.search")}
       </label>
@@ -161,7 +172,7 @@ export function SearchBox() {
       </button>
       <div
         hidden={!expanded}
-        className="absolute top-full right-0 left-0 z-50 mt-2 overflow-hidden rounded-2xl border border-line bg-card shadow-xl"
+        className="absolute inset-x-3 top-full z-50 mt-2 overflow-hidden rounded-2xl border border-line bg-card shadow-xl md:inset-x-0"
       >
         <ul
           id={listboxId}

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { MemoryRouter } from "react-router";
 import type { Sale } from "@voltio/domain/catalog";
 import { BANNER_INTERVAL_MS } from "@/components/timings";
-import { SalesBanner, saleTarget } from "./SalesBanner";
+import { SalesBanner, bannerSlides, saleTarget } from "./SalesBanner";
 
 const sale = (id: number, extra: Partial<Sale> = {}): Sale => ({
   id,
@@ -27,6 +27,21 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+});
+
+describe("bannerSlides (issue 14: the banner opens on a sale that runs today)", () => {
+  const week = [sale(1, { day: "fri" }), sale(2, { day: "tue" }), sale(3, { day: "wed" }), sale(4), sale(5)];
+
+  it("starts at the first sale that runs today, keeping the order around, 4 slides", () => {
+    expect(bannerSlides(week, "wed").map((s) => s.id)).toEqual([3, 4, 5, 1]);
+    expect(bannerSlides(week, "tue").map((s) => s.id)).toEqual([2, 3, 4, 5]);
+  });
+
+  it("keeps the order when the first sale runs today, or none does, or the day isn't known yet", () => {
+    expect(bannerSlides(week, "fri").map((s) => s.id)).toEqual([1, 2, 3, 4]);
+    expect(bannerSlides(week.slice(0, 3), "sun").map((s) => s.id)).toEqual([1, 2, 3]);
+    expect(bannerSlides(week, undefined).map((s) => s.id)).toEqual([1, 2, 3, 4]);
+  });
 });
 
 describe("sales banner (SPEC.md §2, §4, §9)", () => {

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
 import type { Sale } from "@voltio/domain/catalog";
-import { saleLabel } from "@voltio/domain/discount";
+import { saleLabel, saleRunsOn } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
 import { BANNER_INTERVAL_MS } from "@/components/timings";
 import { Skeleton } from "@/components/ui/Skeleton";
@@ -17,6 +17,13 @@ export function saleTarget(sale: Pick<Sale, "products" | "categories">): string 
   if (sale.products.length === 1) return `/product/${sale.products[0]!.id}`;
   if (sale.categories.length > 0) return categoryListingPath(sale.categories[0]!.id);
   return "/products?offset=1";
+}
+
+/** The slides, from the first sale that runs today (issue 14): the banner opens on a price the shopper gets. */
+export function bannerSlides(sales: Sale[], today: Weekday | undefined): Sale[] {
+  const first = today === undefined ? -1 : sales.findIndex((sale) => saleRunsOn(sale, today));
+  const ordered = first > 0 ? [...sales.slice(first), ...sales.slice(0, first)] : sales;
+  return ordered.slice(0, BANNER_SLIDES);
 }
 
 interface SalesBannerProps {
@@ -35,7 +42,7 @@ export function SalesBanner({ sales, today }: SalesBannerProps) {
   // The timer reads this: it is set in the event handlers themselves, so a pause counts from the very event.
   const pauseNow = useRef(pause);
   const [manualSteps, setManualSteps] = useState(0);
-  const slides = (sales ?? []).slice(0, BANNER_SLIDES);
+  const slides = bannerSlides(sales ?? [], today);
   const count = slides.length;
   const current = count > 0 ? index % count : 0;
   const paused = pause.hovered || pause.focused || pause.stopped;
