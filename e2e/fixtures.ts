@@ -153,6 +153,22 @@ export async function payByCard(page: Page, number: string) {
 
 /** An axe audit (WCAG 2.1 A and AA) of what the page shows now: no serious or critical violation. */
 export async function expectNoSeriousAxeViolations(page: Page, include?: string) {
+  // Colours are read once things stopped moving: a toast fading in is not yet the colour it will have.
+  // Endless animations (skeletons, spinners) don't count, and a page that never settles is audited anyway.
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (animation) =>
+              animation.playState !== "running" ||
+              animation.effect?.getComputedTiming().iterations === Infinity,
+          ),
+      null,
+      { timeout: 3000 },
+    )
+    .catch(() => {});
   const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   const results = await (include ? builder.include(include) : builder).analyze();
   const serious = results.violations.filter(
