@@ -127,14 +127,15 @@ export const products = pgTable(
     shippingCostCents: integer("shipping_cost_cents").notNull().default(0),
     stock: integer("stock").notNull().default(0),
     description: text("description").notNull().default(""),
-    /** What search matches: the words of title, name and description (migration 0002 feeds search_words). */
+    /**
+     * What search matches and ranks by (issue 14): the words of the title (weight A), the name (B) and the
+     * description (C), so a query can tell where a word was found. Migration 0002 feeds search_words from it.
+     */
     searchVector: tsvector("search_vector")
       .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, title || ' ' || name || ' ' || description)`),
-    /** Title and name only, small enough to rank every match: a product named by the search comes first. */
-    titleVector: tsvector("title_vector")
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, title || ' ' || name)`),
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('simple'::regconfig, title), 'A') || setweight(to_tsvector('simple'::regconfig, name), 'B') || setweight(to_tsvector('simple'::regconfig, description), 'C')`,
+      ),
     /** Reviews kept summed beside the product (issue 11): a page shows the average without counting rows. */
     ratingSum: integer("rating_sum").notNull().default(0),
     ratingCount: integer("rating_count").notNull().default(0),

@@ -12,6 +12,7 @@ import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import { ratingAverage } from "@voltio/domain/reviews";
 import { likeLiteral } from "../../db/like";
+import { buildSearch, searchTerms } from "./search";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./cache";
 import {
@@ -23,42 +24,7 @@ import {
   saleCategories,
   saleProducts,
   sales,
-  searchWords,
 } from "../../db/schema";
-
-/** The words of a search: letters and digits only (so they are safe inside a tsquery), at most 8. */
-export function searchTerms(search: string | undefined): string[] {
-  if (!search) return [];
-  return search
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 8)
-    .map((term) => term.slice(0, 40));
-}
-
-/**
- * Every word of the search must match: as the start of a catalogue word ('logi' → logitech), or through
- * the catalogue words nearest to it by trigram similarity, which corrects typos ('mose' → mouse).
- */
-async function searchQuery(db: Db, terms: string[]): Promise<SQL> {
-  const alternatives = await Promise.all(
-    terms.map(async (term) => {
-      if (term.length < 3) return [`${term}:*`];
-      const similar = await db
-        .select({ word: searchWords.word, similarity: sql<number>`similarity(${searchWords.word}, ${term})` })
-        .from(searchWords)
-        .where(sql`${searchWords.word} % ${term}`)
-        .orderBy(sql`${searchWords.word} <-> ${term}`)
-        .limit(6);
-      // Keep only the words nearly as close as the best one: an exact word doesn't drag in its neighbours.
-      const best = similar[0]?.similarity ?? 0;
-      return [`${term}:*`, ...similar.filter((row) => row.similarity >= best * 0.75).map((row) => row.word)];
-    }),
-  );
-  const query = alternatives.map((words) => `(${words.join(" | ")})`).join(" & ");
-  return sql`to_tsquery('simple', ${query})`;
-}
 
 /**
  * Categories and sales are small and change rarely: each process keeps a snapshot (cleared on catalogue
@@ -220,7 +186,7 @@ export async function listProducts(
   options: { includeOutOfStock: boolean } & CatalogCaches,
 ): Promise<ProductList> {
   const terms = searchTerms(query.search);
-  const tsQuery = terms.length > 0 ? await searchQuery(db, terms) : undefined;
+  const search = await buildSearch(db, terms);
   const where = and(
     isNull(products.deletedAt),
     options.includeOutOfStock ? undefined : sql`${products.stock} > 0`,
@@ -240,7 +206,7 @@ export async function listProducts(
     query.minPrice === undefined ? undefined : gte(products.priceCents, toCents(query.minPrice)),
     query.maxPrice === undefined ? undefined : lte(products.priceCents, toCents(query.maxPrice)),
     query.freeShipping ? eq(products.shippingCostCents, 0) : undefined,
-    tsQuery ? sql`${products.searchVector} @@ ${tsQuery}` : undefined,
+    search?.where,
     // A search with no letters or digits in it matches nothing.
     query.search && terms.length === 0 ? sql`false` : undefined,
   );
@@ -255,8 +221,8 @@ export async function listProducts(
               desc(products.ratingCount),
               asc(products.id),
             ]
-          : tsQuery
-            ? [desc(sql`${products.titleVector} @@ ${tsQuery}`), asc(products.id)]
+          : search
+            ? [desc(search.score), asc(products.id)]
             : [asc(products.id)];
 
   const { offset: _page, limit: _limit, order: _order, ...filters } = query;
