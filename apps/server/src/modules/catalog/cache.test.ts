@@ -52,3 +52,70 @@ describe("CatalogCache", () => {
     expect(cache.replies.bytes).toBe(0);
   });
 });
+
+describe("CatalogCache.reply (issue 14: a cache stampede runs the query once)", () => {
+  const catalogCache = () => new CatalogCache({ replyTtlSeconds: 30, countTtlSeconds: 60 });
+  /** A computation that counts its runs and answers when the test lets it. */
+  function slowQuery() {
+    let runs = 0;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    return {
+      compute: async () => {
+        runs++;
+        await gate;
+        return { products: [runs] };
+      },
+      release: () => release(),
+      runs: () => runs,
+    };
+  }
+
+  it("answers 200 concurrent first requests for one key with one computation", async () => {
+    const cache = catalogCache();
+    const query = slowQuery();
+    const replies = Array.from({ length: 200 }, () => cache.reply("products|public|{}", query.compute));
+    query.release();
+    const bodies = await Promise.all(replies);
+    expect(query.runs()).toBe(1);
+    expect(new Set(bodies.map((reply) => reply.body))).toEqual(new Set(['{"products":[1]}']));
+    expect(await cache.reply("products|public|{}", query.compute)).toEqual({
+      body: '{"products":[1]}',
+      from: "hit",
+    });
+  });
+
+  it("doesn't keep, nor hand to later requests, a reply computed before the catalogue changed", async () => {
+    const cache = catalogCache();
+    const before = slowQuery();
+    const early = cache.reply("k", before.compute);
+    cache.clear();
+    const after = slowQuery();
+    const late = cache.reply("k", after.compute);
+    before.release();
+    after.release();
+    expect((await early).body).toBe('{"products":[1]}');
+    expect((await late).body).toBe('{"products":[1]}');
+    expect([before.runs(), after.runs()]).toEqual([1, 1]);
+    // What is cached is the later computation's reply.
+    const third = slowQuery();
+    expect((await cache.reply("k", third.compute)).from).toBe("hit");
+    expect(third.runs()).toBe(0);
+  });
+
+  it("lets every waiting request see a failure, and the next request tries again", async () => {
+    const cache = catalogCache();
+    let runs = 0;
+    const failing = async () => {
+      runs++;
+      throw new Error("database away");
+    };
+    const replies = await Promise.allSettled([cache.reply("k", failing), cache.reply("k", failing)]);
+    expect(replies.map((reply) => reply.status)).toEqual(["rejected", "rejected"]);
+    expect(runs).toBe(1);
+    await expect(cache.reply("k", async () => ({ ok: true }))).resolves.toEqual({
+      body: '{"ok":true}',
+      from: "miss",
+    });
+  });
+});

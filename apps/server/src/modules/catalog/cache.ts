@@ -91,7 +91,38 @@ export class CatalogCache {
     this.reference = new TtlCache(options.countTtlSeconds * 1000, Number.MAX_SAFE_INTEGER);
   }
 
+  /** Replies being computed now, by key: the first request computes, the others wait for its answer. */
+  private readonly computing = new Map<string, Promise<string>>();
+  /** Bumped by every clear(): a reply computed from the catalogue as it was before is not kept. */
+  private generation = 0;
+
+  /**
+   * The JSON reply for this key: from the cache, or joined to the same computation already under way (200
+   * first requests for one key run its queries once, not 200 times), or computed now and cached.
+   */
+  async reply(key: string, compute: () => Promise<unknown>): Promise<{ body: string; from: "hit" | "miss" }> {
+    const hit = this.replies.get(key);
+    if (hit !== undefined) return { body: hit, from: "hit" };
+    let pending = this.computing.get(key);
+    if (!pending) {
+      const generation = this.generation;
+      pending = compute()
+        .then((value) => {
+          const body = JSON.stringify(value);
+          if (generation === this.generation) this.replies.set(key, body);
+          return body;
+        })
+        .finally(() => {
+          if (this.computing.get(key) === pending) this.computing.delete(key);
+        });
+      this.computing.set(key, pending);
+    }
+    return { body: await pending, from: "miss" };
+  }
+
   clear(): void {
+    this.generation++;
+    this.computing.clear();
     this.replies.clear();
     this.counts.clear();
     this.reference.clear();

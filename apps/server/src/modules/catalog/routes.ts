@@ -48,14 +48,9 @@ export function catalogRoutes({
      * input (cache.ts replyKey), so the cache holds one entry per distinct question, whatever the URL said.
      */
     const cached = async (reply: FastifyReply, key: string, compute: () => Promise<unknown>) => {
-      const hit = cache.replies.get(key);
+      const { body, from } = await cache.reply(key, compute);
       reply.type("application/json; charset=utf-8");
-      if (hit !== undefined) return reply.header("x-cache", "hit").send(hit);
-      const body = JSON.stringify(await compute());
-      if (cache.replies.enabled) {
-        cache.replies.set(key, body);
-        reply.header("x-cache", "miss");
-      }
+      if (cache.replies.enabled) reply.header("x-cache", from);
       return reply.send(body);
     };
 
