@@ -1,6 +1,15 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { e2eDataDir, expect, expectToastLasts2Seconds, logIn, newShopper, test, type Page } from "./fixtures";
+import {
+  ADMIN,
+  e2eDataDir,
+  expect,
+  expectToastLasts2Seconds,
+  logIn,
+  newShopper,
+  test,
+  type Page,
+} from "./fixtures";
 
 /**
  * Journeys of issue 4: sign-up and login, the profile and its addresses, guards and silent token refresh.
@@ -8,7 +17,6 @@ import { e2eDataDir, expect, expectToastLasts2Seconds, logIn, newShopper, test, 
  */
 
 const SHOPPER = { email: "shopper@voltio.test", password: "Shopper1234!" };
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
   "hex",

@@ -1,4 +1,5 @@
 import {
+  ADMIN,
   expect,
   newShopper,
   signIn,
@@ -13,8 +14,6 @@ import {
  * this test's own promoted to admin — is listed under its kind of record and its admin, newest first, with
  * who made it and the role before and after; both filters live in the URL.
  */
-
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
 /** A shopper of this journey's own, promoted by the demo admin: two user.role entries, newest last. */
 async function promotedShopper(page: Page) {

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { readFile, readdir } from "node:fs/promises";
 import type { NewsletterSendReply } from "@voltio/domain/newsletter";
 import type { Networks } from "@voltio/domain/catalog";
 import {
-  e2eDataDir,
+  mailTo,
+  ADMIN,
   expect,
   signIn,
   test,
@@ -17,16 +17,6 @@ import {
  * a newsletter to 'All' and a typed address (an invalid one is left out), sees it among the sent ones with
  * its delivery, and the e-mail arrives with its unsubscribe link; the networks form changes the footer.
  */
-
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
-
-/** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
-async function mailTo(address: string): Promise<string[]> {
-  const dir = new URL("mail/", e2eDataDir);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
-  return mails.filter((mail) => mail.includes(address));
-}
 
 /** A quoted-printable body as it reads: soft line breaks joined, =XX turned back into its character. */
 const unquoted = (text: string) =>

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { readFile, readdir } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import {
-  e2eDataDir,
+  mailTo,
+  ADMIN,
   expect,
   newShopper,
   payByCard,
@@ -19,17 +20,8 @@ import {
  * e-mail tells them.
  */
 
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 /** A demo product no other journey buys. */
 const WEBCAM = { id: 23, title: "Logitech C270 HD Webcam" };
-
-/** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
-async function mailTo(address: string): Promise<string[]> {
-  const dir = new URL("mail/", e2eDataDir);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
-  return mails.filter((mail) => mail.includes(address));
-}
 
 /** SPEC.md §2: 'MMMM D, YYYY', the day the server recorded (UTC). */
 const longDate = (date: Date) =>

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  ADMIN,
   clickForToast,
   expect,
   newShopper,
@@ -14,8 +15,6 @@ import {
  * uploaded picture, finds it in the store and its search, edits its price, puts it on sale from its row, and
  * deletes it (a past order keeps it); a shopper and a guest are kept out of /admin.
  */
-
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",

@@ -1,6 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Locator } from "@playwright/test";
-import { clickForToast, expect, signIn, test, type Page, expectNoSeriousAxeViolations } from "./fixtures";
+import {
+  ADMIN,
+  clickForToast,
+  expect,
+  signIn,
+  test,
+  type Page,
+  expectNoSeriousAxeViolations,
+} from "./fixtures";
 
 /**
  * Issue 12 point 5, SPEC.md §2 Admin discounts, §4 Sales screen, §5 Sale: an admin puts a product on sale
@@ -8,7 +16,6 @@ import { clickForToast, expect, signIn, test, type Page, expectNoSeriousAxeViola
  * own messages.
  */
 
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 /** A demo product no other journey prices: a sale on it changes nobody else's figures. */
 const TABLET = { id: 45, title: "Lenovo Tab M8 Tablet", cents: 9999 };
 const PNG = Buffer.from(

@@ -1,4 +1,5 @@
 import {
+  ADMIN,
   clickForToast,
   expect,
   newShopper,
@@ -13,8 +14,6 @@ import {
  * makes them admin and back, can't demote user 1, and deletes an account after 'Delete the User ?' — that
  * account can't log in any more.
  */
-
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
 const usersTable = (page: Page) => page.getByRole("region", { name: "Users" }).getByRole("table");
 /** The table's row of an e-mail (each row shows its e-mail in a cell of its own). */

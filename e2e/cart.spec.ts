@@ -1,5 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import {
+  ADMIN,
   clickForToast,
   dollars,
   expect,
@@ -16,8 +17,6 @@ import {
  * Issue 9 points 4–5, SPEC.md §2 Cart and Wishlist, §4 Guest amount change and Buy flow: the cart and
  * wishlist screens of guests and shoppers, and the way from Buy All or Buy to /purchase.
  */
-
-const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
 /** Demo products without sales but the store-wide 'Everything is 10% off on Fridays!'. */
 const NEXIGO = { id: 12, title: /^NexiGo N60/, cents: 3999, shipping: "10.00" };

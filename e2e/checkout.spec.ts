@@ -1,8 +1,7 @@
-import { readFile, readdir } from "node:fs/promises";
 import {
+  mailTo,
   clickForToast,
   dollars,
-  e2eDataDir,
   expect,
   linePricer,
   logIn,
@@ -23,14 +22,6 @@ import {
 /** Demo products without sales but the store-wide 'Everything is 10% off on Fridays!'. */
 const NEXIGO = { id: 12, title: /^NexiGo N60/, cents: 3999, shippingCents: 1000 };
 const WEBCAM = { id: 20, title: /^Webcam HD 1080p/, cents: 2799, shippingCents: 1150 };
-
-/** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
-async function mailTo(address: string): Promise<string[]> {
-  const dir = new URL("mail/", e2eDataDir);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
-  return mails.filter((mail) => mail.includes(address));
-}
 
 test("guest adds two products, logs in, Buy All, pays with the approving card: successful, in the history, confirmed by e-mail", async ({
   page,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFile, readdir } from "node:fs/promises";
 import { AxeBuilder } from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
@@ -141,6 +142,17 @@ export async function tokenOf(request: APIRequestContext, shopper: { email: stri
 
 /** The e2e server's DATA_DIR (its database, generated secrets and the mail it writes as .eml files). */
 export const e2eDataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/`, import.meta.url);
+
+/** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
+export async function mailTo(address: string): Promise<string[]> {
+  const dir = new URL("mail/", e2eDataDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const mails = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
+  return mails.filter((mail) => mail.includes(address));
+}
+
+/** The demo store's admin (user 1), as README.md prints it. */
+export const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
 /** The sandbox's hosted card page, filled in as a person types. */
 export async function payByCard(page: Page, number: string) {
