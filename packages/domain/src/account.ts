@@ -221,6 +221,9 @@ export const addressSchema = z.object({
 });
 export type Address = z.infer<typeof addressSchema>;
 
+/** An address as an order keeps it: copied when the order was paid, so later edits don't move it. */
+export const shippingAddressSchema = addressSchema.omit({ id: true });
+
 /** GET /user: the caller, with addresses. There is no password hash field to leak. */
 export const userSchema = z.object({
   id: z.number().int(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idSchema, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
-import { ORDER_STATUSES } from "./orders";
+import { shippingAddressSchema } from "./account";
+import { ORDER_STATUSES, PURCHASE_STATUSES } from "./order-status";
 
 /**
  * The back office's orders (SPEC.md §2 Admin orders 'All Orders', §4 Admin order status, §7 GET
@@ -16,11 +17,6 @@ export const ADMIN_ORDER_STATUSES = [
   "cancelled",
 ] as const;
 export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
-
-/** The statuses a purchase can have: everything but a wishlist or cart line. */
-export const PURCHASE_STATUSES = ORDER_STATUSES.filter(
-  (status) => status !== "inCart" && status !== "inWishList",
-);
 
 /** Statuses whose move tells the shopper by e-mail. */
 export const NOTIFIED_STATUSES = ["onDelivery", "delivered", "cancelled"] as const;
@@ -48,7 +44,7 @@ export type AdminBulkStatusReply = z.infer<typeof adminBulkStatusReplySchema>;
 /** The filters of the list and of its CSV export. */
 const filters = {
   status: z
-    .enum(PURCHASE_STATUSES as [string, ...string[]], {
+    .enum(PURCHASE_STATUSES, {
       error: `must be one of ${PURCHASE_STATUSES.join(", ")}`,
     })
     .optional(),
@@ -65,15 +61,6 @@ export type AdminOrderQuery = z.infer<typeof adminOrderQuerySchema>;
 /** GET /order/admin/export: the same filters, every matching order as CSV. */
 export const adminOrderExportQuerySchema = z.object(filters);
 export type AdminOrderFilters = z.infer<typeof adminOrderExportQuerySchema>;
-
-const addressSchema = z.object({
-  city: z.string(),
-  street: z.string(),
-  streetNumber: z.number().int(),
-  floor: z.string().nullable(),
-  unit: z.string().nullable(),
-  postalCode: z.string(),
-});
 
 /**
  * One purchase as the admin sees it: a single order (`kind: "order"`, `price`) or a bulk order
@@ -98,7 +85,7 @@ export const adminOrderSchema = z.object({
   combinedPrice: z.number().optional().describe("bulk orders: the same as price"),
   shippingCost: z.number(),
   purchaseId: z.string().nullable(),
-  shippingAddress: addressSchema.nullable(),
+  shippingAddress: shippingAddressSchema.nullable(),
   products: z.array(
     z.object({
       orderId: z.number().int(),

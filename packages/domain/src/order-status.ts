@@ -19,3 +19,16 @@ export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"
 export type PaidStatus = (typeof PAID_STATUSES)[number];
 export const isPaidStatus = (status: string): status is PaidStatus =>
   (PAID_STATUSES as readonly string[]).includes(status);
+
+/** The statuses a purchase can have: everything but a wishlist or cart line (SPEC.md §7's history asks these). */
+export const PURCHASE_STATUSES = [
+  "pending",
+  "finished",
+  "preparing",
+  "onDelivery",
+  "delivered",
+  "cancelled",
+] as const satisfies readonly OrderStatus[];
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+export const isPurchaseStatus = (status: string): status is PurchaseStatus =>
+  (PURCHASE_STATUSES as readonly string[]).includes(status);

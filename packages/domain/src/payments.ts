@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shippingAddressSchema } from "./account";
 import { idSchema, lineSchema } from "./http";
 
 /** Card payments (SPEC.md §4 Payment, §7 Payment; DESIGN.md §4–5). */
@@ -58,14 +59,7 @@ export const orderSummarySchema = z.object({
   products: z.number().describe("US dollars"),
   shipping: z.number().describe("US dollars"),
   total: z.number().describe("US dollars"),
-  address: z.object({
-    city: z.string(),
-    street: z.string(),
-    streetNumber: z.number().int(),
-    floor: z.string().nullable(),
-    unit: z.string().nullable(),
-    postalCode: z.string(),
-  }),
+  address: shippingAddressSchema,
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 

@@ -17,16 +17,6 @@ import { SESSION_KEY } from "./session-key";
  */
 export const ORDERS_KEY = [...SESSION_KEY, "orders"] as const;
 
-/** SPEC.md §7: the purchase history asks for these statuses. */
-export const PURCHASE_STATUSES: readonly OrderStatus[] = [
-  "pending",
-  "finished",
-  "preparing",
-  "onDelivery",
-  "delivered",
-  "cancelled",
-];
-
 /** The cart and the wishlist together: what the toggles and the header previews read. */
 export const LIST_STATUSES_KEY: readonly OrderStatus[] = ["inCart", "inWishList"];
 

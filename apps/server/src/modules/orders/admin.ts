@@ -4,7 +4,6 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   NOTIFIED_STATUSES,
   ORDER_CSV_COLUMNS,
-  PURCHASE_STATUSES,
   adminStatusChangeSchema,
   type AdminOrder,
   type AdminOrderFilters,
@@ -15,6 +14,7 @@ import {
 } from "@voltio/domain/admin-orders";
 import { pageInfo } from "@voltio/domain/http";
 import { toDollars } from "@voltio/domain/money";
+import { PURCHASE_STATUSES } from "@voltio/domain/order-status";
 import { isPaidStatus, type OrderStatus, type OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders, products, users } from "../../db/schema";
@@ -38,7 +38,6 @@ interface PurchaseKey {
   sortKey: string;
 }
 
-const purchaseStatuses = PURCHASE_STATUSES as OrderStatus[];
 type AdminOrderStatus = AdminStatusChange["status"];
 
 /** The filters on one of the two tables (they share the column names). */
@@ -56,7 +55,11 @@ function filtersOn(
 
 /** Single purchases: lines of no bulk order that left the shopper's lists. */
 const singleWhere = (filters: AdminOrderFilters) =>
-  and(isNull(orders.bulkOrderId), inArray(orders.status, purchaseStatuses), ...filtersOn(orders, filters));
+  and(
+    isNull(orders.bulkOrderId),
+    inArray(orders.status, [...PURCHASE_STATUSES]),
+    ...filtersOn(orders, filters),
+  );
 const bulkWhere = (filters: AdminOrderFilters) => and(...filtersOn(bulkOrders, filters));
 
 /**
@@ -359,6 +362,14 @@ function purchaseLine<T extends { status: OrderStatus; bulkOrderId: number | nul
   return line;
 }
 
+/** An admin's body, read by the admin's own schema: 400 with the field and the reason. */
+function adminStatusOf(body: unknown): AdminOrderStatus {
+  const parsed = adminStatusChangeSchema.safeParse(body);
+  if (parsed.success) return parsed.data.status;
+  const issue = parsed.error.issues[0]!;
+  throw new InvalidInput(issue.path.join(".") || "status", issue.message);
+}
+
 /**
  * PUT /order/:id by an admin: any shopper's single purchase to another status. The target is checked before
  * the body, so a request aimed at a list line says so whatever it asked for.
@@ -370,18 +381,6 @@ export async function changeOrderStatus(
   body: unknown,
   deps: StatusChangeDeps = {},
 ): Promise<OrderUpdateReply> {
-  const [found] = await db
-    .select({ status: orders.status, bulkOrderId: orders.bulkOrderId })
-    .from(orders)
-    .where(eq(orders.id, id));
-  purchaseLine(found);
-  const parsed = adminStatusChangeSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InvalidInput(issue.path.join(".") || "status", issue.message);
-  }
-  const to = parsed.data.status;
-
   const outcome = await db.transaction(async (tx) => {
     const [locked] = await tx
       .select({
@@ -397,6 +396,7 @@ export async function changeOrderStatus(
       .where(eq(orders.id, id))
       .for("update");
     const line = purchaseLine(locked);
+    const to = adminStatusOf(body);
     const reply = (status: OrderStatus): OrderUpdateReply => ({
       msg: "Order updated",
       removed: false,

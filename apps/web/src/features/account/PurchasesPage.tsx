@@ -5,7 +5,8 @@ import { Card } from "@/components/ui/Card";
 import { ShoppingBag } from "lucide-react";
 import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
 import { formatDollars } from "@voltio/domain/money";
-import { PURCHASE_STATUSES, useBulkOrders } from "@/api/orders";
+import { PURCHASE_STATUSES } from "@voltio/domain/order-status";
+import { useBulkOrders } from "@/api/orders";
 import { usePageTitle } from "@/components/page-title";
 import { useOrderList } from "./orders";
 

@@ -1,5 +1,6 @@
 import type { OrderStatus, OrderedProduct } from "@voltio/domain/orders";
-import { PURCHASE_STATUSES, useOrders } from "@/api/orders";
+import { PURCHASE_STATUSES } from "@voltio/domain/order-status";
+import { useOrders } from "@/api/orders";
 
 /** What the profile shows of a line of GET /order: the product with its order entries (DESIGN.md §5). */
 export type OrderProduct = OrderedProduct;

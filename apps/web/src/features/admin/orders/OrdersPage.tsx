@@ -3,12 +3,8 @@ import { useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, Download, Filter, TriangleAlert } from "lucide-react";
 import { useTranslation, type Translate } from "@/i18n";
-import {
-  ADMIN_ORDER_STATUSES,
-  PURCHASE_STATUSES,
-  type AdminOrder,
-  type AdminOrderStatus,
-} from "@voltio/domain/admin-orders";
+import { ADMIN_ORDER_STATUSES, type AdminOrder, type AdminOrderStatus } from "@voltio/domain/admin-orders";
+import { PURCHASE_STATUSES, isPurchaseStatus } from "@voltio/domain/order-status";
 import { formatDollars } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import { LoadError } from "@/components/LoadError";
@@ -34,10 +30,10 @@ const positive = (value: string | null) => {
 
 /** The filters and the page as the URL holds them; anything unknown there is left out, not sent. */
 function filtersOf(params: URLSearchParams): OrderFilters & { page: number } {
-  const status = params.get("status") ?? undefined;
+  const status = params.get("status") ?? "";
   return {
     userId: positive(params.get("userId")),
-    status: status && PURCHASE_STATUSES.includes(status as never) ? status : undefined,
+    status: isPurchaseStatus(status) ? status : undefined,
     flagged: params.get("flagged") === "true" ? true : undefined,
     page: positive(params.get("page")) ?? 1,
   };
@@ -261,7 +257,10 @@ function OrderFiltersForm({
           <select
             id={statusId}
             value={filters.status ?? ""}
-            onChange={(event) => onApply({ userId: typedId(), status: event.target.value || undefined })}
+            onChange={(event) => {
+              const status = event.target.value;
+              onApply({ userId: typedId(), status: isPurchaseStatus(status) ? status : undefined });
+            }}
             className={fieldClass}
           >
             <option value="">{t("admin.orders.allStatuses")}</option>
