@@ -1,79 +1,94 @@
 /**
- * `npm run bench:catalog`: loads 100k generated products into PostgreSQL, starts the real server on it and
- * measures GET /api/products with autocannon (50 connections), without and with the response cache.
- * Writes the results to docs/benchmarks.md. Needs a PostgreSQL server: BENCH_DATABASE_URL, else
- * TEST_DATABASE_URL, else postgres://voltio:voltio@127.0.0.1:5432/postgres (the role .ci/run creates).
+ * `npm run bench:catalog`: GET /api/products at BENCH_PRODUCTS generated products (default 100,000) on the
+ * embedded PGlite and on PostgreSQL, measured with autocannon in three servers one after the other: the floor
+ * (bench/floor-server.ts: node:http and the driver, the listing's statements, the same bytes), Voltio without
+ * its reply cache and Voltio with it. Every uncached listing figure is also given as a ratio to the floor.
+ * Writes one section per database and size to docs/benchmarks.md.
  *
- * Knobs for a smoke run (which leaves docs/benchmarks.md alone): BENCH_PRODUCTS (100000), BENCH_SECONDS (10),
- * BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50); BENCH_REPORT=true/false overrides whether it writes.
- * A run with errors writes nothing and exits 1: its numbers measure failures, not the catalogue.
+ * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://voltio:voltio@127.0.0.1:5432/postgres.
+ * Knobs: BENCH_DATABASES (pglite,postgres), BENCH_PRODUCTS, BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),
+ * BENCH_CONNECTIONS (50); a run with other timings, or under 10,000 products, is a smoke run that leaves
+ * docs/benchmarks.md alone (BENCH_REPORT=true/false overrides). A run with errors writes nothing and exits 1.
  */
 import { cpus } from "node:os";
 import autocannon from "autocannon";
-import pg from "pg";
+import { sql } from "drizzle-orm";
+import type { Database } from "../apps/server/src/db/client";
 import { replaceSection } from "./report";
 import { startBenchServer, type BenchServer } from "./server";
-import { freshDemoDatabase, knob, reportWanted, serverEnv } from "./setup";
+import { freshDemoDatabase, freshDemoDataDir, knob, reportWanted, serverEnv } from "./setup";
 
 const PRODUCTS = knob("BENCH_PRODUCTS", 100_000, 59);
 const DURATION = knob("BENCH_SECONDS", 10, 1);
 const WARMUP = knob("BENCH_WARMUP_SECONDS", 2, 1);
 const CONNECTIONS = knob("BENCH_CONNECTIONS", 50, 1);
-const REPORT = reportWanted(["BENCH_PRODUCTS", "BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONNECTIONS"]);
-
-const scenarios = [
-  { name: "listing, page 1", path: "/api/products?offset=1" },
-  { name: "listing, page 50", path: "/api/products?offset=50" },
-  { name: "category + price filter", path: "/api/products?categoryId=6&minPrice=10&maxPrice=100&offset=1" },
-  { name: "search 'logitec mose'", path: "/api/products?search=logitec%20mose&offset=1" },
-];
-
-async function prepareDatabase(): Promise<string> {
-  const url = await freshDemoDatabase("voltio_bench");
-
-  // Generated products are variations of the 59 demo ones (real titles, words and category mixes).
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const started = Date.now();
-  await client.query(
-    `insert into products (title, name, price_cents, shipping_cost_cents, stock, description)
-     select t.title || ' ' || g, t.name || ' v' || g, greatest(100, (t.price_cents * (0.5 + (g % 97) / 97.0))::int),
-            case when g % 7 = 0 then 0 else t.shipping_cost_cents end, case when g % 50 = 0 then 0 else 1 + g % 100 end,
-            t.description
-     from generate_series(1, $1::int) g join products t on t.id = 1 + g % 59`,
-    [PRODUCTS - 59],
-  );
-  await client.query(
-    `insert into product_images (product_id, url, alt_text, position)
-     select p.id, i.url, p.title, i.position from products p
-     join product_images i on i.product_id = 1 + (p.id - 60) % 59 and i.position < 2 where p.id > 59`,
-  );
-  await client.query(
-    `insert into product_categories (product_id, category_id)
-     select p.id, c.category_id from products p join product_categories c on c.product_id = 1 + (p.id - 60) % 59
-     where p.id > 59`,
-  );
-  await client.query("vacuum analyze");
-  const { rows } = await client.query("select count(*)::int as n from products");
-  console.log(`loaded ${rows[0].n} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  await client.end();
-  return url;
+const REPORT =
+  reportWanted(["BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONNECTIONS"]) &&
+  (process.env.BENCH_REPORT === "true" || PRODUCTS >= 10_000);
+const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+if (DATABASES.some((kind) => kind !== "pglite" && kind !== "postgres")) {
+  console.error(`BENCH_DATABASES=${process.env.BENCH_DATABASES} must list pglite and/or postgres`);
+  process.exit(2);
 }
 
-function startServer(databaseUrl: string, cacheSeconds: number): Promise<BenchServer> {
-  return startBenchServer({ ...serverEnv(databaseUrl), CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds) });
+/** The word of the broad search: 31 of the 59 demo products have it, so about half the generated ones. */
+const BROAD_WORD = "usb";
+
+/** `floor`: the floor server answers it too (listings only: it has no search). */
+const scenarios = [
+  { name: "listing, page 1", path: "/api/products?offset=1", floor: true },
+  { name: "listing, page 50", path: "/api/products?offset=50", floor: true },
+  { name: "price ascending", path: "/api/products?order=ASC&offset=1", floor: true },
+  { name: "price descending, page 20", path: "/api/products?order=DESC&offset=20", floor: true },
+  {
+    name: "category + price filter",
+    path: "/api/products?categoryId=6&minPrice=10&maxPrice=100&offset=1",
+    floor: true,
+  },
+  { name: "search 'logitec mose'", path: "/api/products?search=logitec%20mose&offset=1", floor: false },
+  { name: "search 'laptop'", path: "/api/products?search=laptop&offset=1", floor: false },
+  { name: "search 'wireless mouse'", path: "/api/products?search=wireless%20mouse&offset=1", floor: false },
+  { name: `search '${BROAD_WORD}' (broad)`, path: `/api/products?search=${BROAD_WORD}&offset=1`, floor: false },
+];
+
+/** Generated products are variations of the 59 demo ones (real titles, words and category mixes). */
+async function generateProducts(database: Database): Promise<void> {
+  const started = Date.now();
+  const { db } = database;
+  await db.execute(sql`
+    insert into products (title, name, price_cents, shipping_cost_cents, stock, description)
+    select t.title || ' ' || g, t.name || ' v' || g, greatest(100, (t.price_cents * (0.5 + (g % 97) / 97.0))::int),
+           case when g % 7 = 0 then 0 else t.shipping_cost_cents end, case when g % 50 = 0 then 0 else 1 + g % 100 end,
+           t.description
+    from generate_series(1, ${PRODUCTS - 59}::int) g join products t on t.id = 1 + g % 59`);
+  await db.execute(sql`
+    insert into product_images (product_id, url, alt_text, position)
+    select p.id, i.url, p.title, i.position from products p
+    join product_images i on i.product_id = 1 + (p.id - 60) % 59 and i.position < 2 where p.id > 59`);
+  await db.execute(sql`
+    insert into product_categories (product_id, category_id)
+    select p.id, c.category_id from products p join product_categories c on c.product_id = 1 + (p.id - 60) % 59
+    where p.id > 59`);
+  await db.execute(sql`vacuum analyze`);
+  const [counted] = (
+    (await db.execute(sql`
+      select count(*)::int as n,
+             count(*) filter (where search_vector @@ to_tsquery('simple', ${BROAD_WORD}))::int as broad
+      from products`)) as unknown as { rows: { n: number; broad: number }[] }
+  ).rows;
+  console.log(
+    `${database.kind}: ${counted!.n} products in ${((Date.now() - started) / 1000).toFixed(1)} s; '${BROAD_WORD}' is in ${((100 * counted!.broad) / counted!.n).toFixed(0)}% of them`,
+  );
 }
 
 interface Measurement {
-  scenario: string;
-  cached: boolean;
   requestsPerSecond: number;
   p50: number;
   p99: number;
   errors: number;
 }
 
-async function measure(server: BenchServer, path: string): Promise<Omit<Measurement, "scenario" | "cached">> {
+async function measure(server: BenchServer, path: string): Promise<Measurement> {
   const url = `${server.base}${path}`;
   await autocannon({ url, connections: Math.min(10, CONNECTIONS), duration: WARMUP }); // JIT, pool, caches
   server.assertRunning();
@@ -83,55 +98,102 @@ async function measure(server: BenchServer, path: string): Promise<Omit<Measurem
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    errors: result.errors + result.timeouts + result.non2xx,
   };
 }
 
-const databaseUrl = await prepareDatabase();
-const results: Measurement[] = [];
-for (const cached of [false, true]) {
-  const server = await startServer(databaseUrl, cached ? 600 : 0);
-  try {
-    for (const scenario of scenarios) {
-      const measurement = { scenario: scenario.name, cached, ...(await measure(server, scenario.path)) };
-      console.log(measurement);
-      results.push(measurement);
-    }
-  } finally {
-    // Gone, and its port free, before the next server starts.
-    await server.stop();
-  }
+type Setup = "floor" | "uncached" | "cached";
+interface Row {
+  scenario: string;
+  results: Partial<Record<Setup, Measurement>>;
 }
 
-const failed = results.filter((m) => m.errors > 0);
-if (failed.length > 0) {
-  console.error(
-    `${failed.length} rows had errors: not a measurement of the catalogue; docs/benchmarks.md left as is.`,
+async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
+  const env: Record<string, string> =
+    kind === "postgres"
+      ? { DATABASE_URL: await freshDemoDatabase("voltio_bench", generateProducts) }
+      : { DATA_DIR: await freshDemoDataDir("bench-catalog", generateProducts) };
+  const voltioEnv = (cacheSeconds: number) => ({
+    ...serverEnv(env.DATABASE_URL),
+    ...env,
+    CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds),
+  });
+  const rows: Row[] = scenarios.map((scenario) => ({ scenario: scenario.name, results: {} }));
+  const floorBodies = new Map<string, string>();
+  // One server at a time: an embedded database is open in one process only, and the cores are shared.
+  for (const setup of ["floor", "uncached", "cached"] as const) {
+    const server = await startBenchServer(
+      setup === "floor"
+        ? env
+        : voltioEnv(setup === "cached" ? 600 : 0),
+      setup === "floor" ? { entry: "bench/floor-server.ts" } : {},
+    );
+    try {
+      for (const [index, scenario] of scenarios.entries()) {
+        if (setup === "floor" && !scenario.floor) continue;
+        // The floor must do Voltio's work, no less: the same bytes for the same request.
+        const body = await (await fetch(`${server.base}${scenario.path}`)).text();
+        if (setup === "floor") floorBodies.set(scenario.path, body);
+        else if (floorBodies.has(scenario.path) && floorBodies.get(scenario.path) !== body)
+          throw new Error(`the floor and Voltio send different replies to ${scenario.path}`);
+        const measurement = await measure(server, scenario.path);
+        console.log(kind, setup, scenario.name, measurement);
+        rows[index]!.results[setup] = measurement;
+      }
+    } finally {
+      // Gone, and its port free, before the next server starts.
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
+function report(kind: "pglite" | "postgres", rows: Row[]): void {
+  const cell = (m: Measurement | undefined) => (m ? `${m.requestsPerSecond} | ${m.p50} | ${m.p99}` : "– | – | –");
+  const lines = rows.map(({ scenario, results: { floor, uncached, cached } }) =>
+    [
+      scenario,
+      cell(floor),
+      cell(uncached),
+      floor && uncached ? `${ratio(uncached.requestsPerSecond, floor.requestsPerSecond)}×` : "–",
+      uncached ? `${ratio(uncached.p99, Math.max(uncached.p50, 1))}×` : "–",
+      cell(cached),
+    ].join(" | "),
   );
+  const uncached = (name: string) => rows.find((row) => row.scenario === name)!.results.uncached!;
+  const filterCost = ratio(uncached("listing, page 1").requestsPerSecond, uncached("category + price filter").requestsPerSecond);
+  const database = kind === "postgres" ? "PostgreSQL" : "PGlite";
+  replaceSection(
+    `Catalogue API — ${database}, ${PRODUCTS.toLocaleString("en")} products`,
+    [
+      `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:catalog\` on this machine (${cpus().length} cores, ${cpus()[0]?.model.trim()}),`,
+      `Node ${process.version}: ${database === "PGlite" ? "the embedded PGlite, inside each server's process" : "PostgreSQL on the same machine"}; each server`,
+      `one process, alone, with autocannon (${CONNECTIONS} connections, ${DURATION} s per row after ${WARMUP} s of warm-up) on the`,
+      `same cores. Floor: bench/floor-server.ts (node:http + the driver, the listing's statements, byte-identical`,
+      `replies; it has no search). Uncached: CATALOG_CACHE_TTL_SECONDS=0 (counts stay cached, as in production).`,
+      "",
+      "| request | floor req/s | p50 ms | p99 ms | uncached req/s | p50 ms | p99 ms | ÷ floor | p99 ÷ p50 | cached req/s | p50 ms | p99 ms |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|",
+      ...lines.map((line) => `| ${line} |`),
+      "",
+      `The category + price filter costs ${filterCost}× the plain listing (page 1, uncached, req/s ratio).`,
+    ].join("\n"),
+  );
+}
+
+const results = new Map<"pglite" | "postgres", Row[]>();
+for (const kind of DATABASES as ("pglite" | "postgres")[]) results.set(kind, await benchmark(kind));
+
+const failed = [...results.values()].flat().filter((row) => Object.values(row.results).some((m) => m.errors > 0));
+if (failed.length > 0) {
+  console.error(`${failed.length} rows had errors: not a measurement of the catalogue; docs/benchmarks.md left as is.`);
   process.exit(1);
 }
 if (!REPORT) {
   console.log("smoke run: docs/benchmarks.md left as is (BENCH_REPORT=true writes it)");
   process.exit(0);
 }
-
-const row = (m: Measurement) =>
-  `| ${m.scenario} | ${m.cached ? "cached" : "uncached"} | ${m.requestsPerSecond} | ${m.p50} | ${m.p99} | ${m.errors} |`;
-const page1 = results.find((m) => !m.cached && m.scenario === "listing, page 1")!;
-const page50 = results.find((m) => !m.cached && m.scenario === "listing, page 50")!;
-replaceSection(
-  "Catalogue API",
-  [
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:catalog\`: ${PRODUCTS.toLocaleString("en")} products in`,
-    `PostgreSQL on this machine (${cpus().length} cores, ${cpus()[0]?.model.trim()}), Node ${process.version}, the server as`,
-    `one process, autocannon with ${CONNECTIONS} connections for ${DURATION} s per row on the same machine (it competes`,
-    `with the server and PostgreSQL for the ${cpus().length} cores). Uncached: CATALOG_CACHE_TTL_SECONDS=0.`,
-    "",
-    "| request | cache | req/s | p50 ms | p99 ms | errors |",
-    "|---|---|---|---|---|---|",
-    ...results.map(row),
-    "",
-    `Page 50 costs ${(page1.requestsPerSecond / page50.requestsPerSecond).toFixed(2)}× page 1 (req/s ratio).`,
-  ].join("\n"),
-);
+for (const [kind, rows] of results) report(kind, rows);
 console.log("docs/benchmarks.md updated");

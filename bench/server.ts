@@ -47,11 +47,12 @@ export async function portAnswers(port: number): Promise<boolean> {
 
 /**
  * `publicUrl` defaults to a per-run marker address; pass one (`{port}` is filled in) when the pages must
- * carry a reachable canonical address, as Lighthouse checks.
+ * carry a reachable canonical address, as Lighthouse checks. `entry` is another server to run (the catalogue
+ * benchmark's floor), which must take the same handshake: print and serve back its PUBLIC_URL.
  */
 export async function startBenchServer(
   env: Record<string, string>,
-  options: { port?: number; publicUrl?: string } = {},
+  options: { port?: number; publicUrl?: string; entry?: string } = {},
 ): Promise<BenchServer> {
   const chosen = options.port ?? (await freePort());
   if (await portAnswers(chosen))
@@ -61,7 +62,7 @@ export async function startBenchServer(
     String(chosen),
   );
   const base = `http://127.0.0.1:${chosen}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", options.entry ?? "apps/server/src/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,8 +1,10 @@
 /**
  * What the PostgreSQL benchmarks share: their knobs, a fresh demo database and the server's environment.
  */
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { openDatabase } from "../apps/server/src/db/client";
+import { openDatabase, type Database } from "../apps/server/src/db/client";
 import { seedDemoStore } from "../apps/server/src/db/seed/demo-store";
 
 /** BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the role .ci/run creates. */
@@ -32,7 +34,7 @@ export function reportWanted(knobs: readonly string[]): boolean {
 }
 
 /** Drops and recreates database `name` on the PostgreSQL server, migrated and seeded with the demo store. */
-export async function freshDemoDatabase(name: string): Promise<string> {
+export async function freshDemoDatabase(name: string, fill?: (database: Database) => Promise<void>): Promise<string> {
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
@@ -40,16 +42,37 @@ export async function freshDemoDatabase(name: string): Promise<string> {
   await admin.end();
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  await database.migrate();
-  await seedDemoStore(database.db);
-  await database.close();
+  await seeded(await openDatabase({ url: url.toString() }), fill);
   return url.toString();
 }
 
-/** The server's environment on that database: no demo logins, warnings and errors logged only. */
-export const serverEnv = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
+/**
+ * The embedded database's counterpart: a fresh DATA_DIR under data/ whose PGlite store (DATA_DIR/pglite, as
+ * the server opens it) is migrated and seeded. Returns the DATA_DIR.
+ */
+export async function freshDemoDataDir(name: string, fill?: (database: Database) => Promise<void>): Promise<string> {
+  const dataDir = fileURLToPath(new URL(`../data/${name}`, import.meta.url));
+  rmSync(dataDir, { recursive: true, force: true });
+  await seeded(await openDatabase({ dataDir: `${dataDir}/pglite` }), fill);
+  return dataDir;
+}
+
+async function seeded(database: Database, fill?: (database: Database) => Promise<void>) {
+  try {
+    await database.migrate();
+    await seedDemoStore(database.db);
+    await fill?.(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The server's environment on that PostgreSQL database (or, without one, on the embedded database of the
+ * DATA_DIR the caller adds): no demo logins, warnings and errors logged only.
+ */
+export const serverEnv = (databaseUrl?: string) => ({
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   DEMO: "false",
   LOG_LEVEL: "warn",
   JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
