@@ -48,7 +48,11 @@ const scenarios = [
   { name: "search 'logitec mose'", path: "/api/products?search=logitec%20mose&offset=1", floor: false },
   { name: "search 'laptop'", path: "/api/products?search=laptop&offset=1", floor: false },
   { name: "search 'wireless mouse'", path: "/api/products?search=wireless%20mouse&offset=1", floor: false },
-  { name: `search '${BROAD_WORD}' (broad)`, path: `/api/products?search=${BROAD_WORD}&offset=1`, floor: false },
+  {
+    name: `search '${BROAD_WORD}' (broad)`,
+    path: `/api/products?search=${BROAD_WORD}&offset=1`,
+    floor: false,
+  },
 ];
 
 /** Generated products are variations of the 59 demo ones (real titles, words and category mixes). */
@@ -123,9 +127,7 @@ async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
   // One server at a time: an embedded database is open in one process only, and the cores are shared.
   for (const setup of ["floor", "uncached", "cached"] as const) {
     const server = await startBenchServer(
-      setup === "floor"
-        ? env
-        : voltioEnv(setup === "cached" ? 600 : 0),
+      setup === "floor" ? env : voltioEnv(setup === "cached" ? 600 : 0),
       setup === "floor" ? { entry: "bench/floor-server.ts" } : {},
     );
     try {
@@ -151,7 +153,8 @@ async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
 function report(kind: "pglite" | "postgres", rows: Row[]): void {
-  const cell = (m: Measurement | undefined) => (m ? `${m.requestsPerSecond} | ${m.p50} | ${m.p99}` : "– | – | –");
+  const cell = (m: Measurement | undefined) =>
+    m ? `${m.requestsPerSecond} | ${m.p50} | ${m.p99}` : "– | – | –";
   const lines = rows.map(({ scenario, results: { floor, uncached, cached } }) =>
     [
       scenario,
@@ -163,7 +166,10 @@ function report(kind: "pglite" | "postgres", rows: Row[]): void {
     ].join(" | "),
   );
   const uncached = (name: string) => rows.find((row) => row.scenario === name)!.results.uncached!;
-  const filterCost = ratio(uncached("listing, page 1").requestsPerSecond, uncached("category + price filter").requestsPerSecond);
+  const filterCost = ratio(
+    uncached("listing, page 1").requestsPerSecond,
+    uncached("category + price filter").requestsPerSecond,
+  );
   const database = kind === "postgres" ? "PostgreSQL" : "PGlite";
   replaceSection(
     `Catalogue API — ${database}, ${PRODUCTS.toLocaleString("en")} products`,
@@ -186,9 +192,13 @@ function report(kind: "pglite" | "postgres", rows: Row[]): void {
 const results = new Map<"pglite" | "postgres", Row[]>();
 for (const kind of DATABASES as ("pglite" | "postgres")[]) results.set(kind, await benchmark(kind));
 
-const failed = [...results.values()].flat().filter((row) => Object.values(row.results).some((m) => m.errors > 0));
+const failed = [...results.values()]
+  .flat()
+  .filter((row) => Object.values(row.results).some((m) => m.errors > 0));
 if (failed.length > 0) {
-  console.error(`${failed.length} rows had errors: not a measurement of the catalogue; docs/benchmarks.md left as is.`);
+  console.error(
+    `${failed.length} rows had errors: not a measurement of the catalogue; docs/benchmarks.md left as is.`,
+  );
   process.exit(1);
 }
 if (!REPORT) {

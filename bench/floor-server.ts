@@ -141,7 +141,10 @@ async function listing(params: URLSearchParams): Promise<string> {
       stock: row.stock,
       description: row.description,
       images: row.images,
-      categories: categoryIds.map((categoryId) => ({ id: categoryId, name: categoryNames.get(categoryId) ?? "" })),
+      categories: categoryIds.map((categoryId) => ({
+        id: categoryId,
+        name: categoryNames.get(categoryId) ?? "",
+      })),
       sales: {
         productSales: salesByProduct.get(id) ?? [],
         categorySales: [...categorySales.values()].sort((a, b) => a.id - b.id),

@@ -34,7 +34,10 @@ export function reportWanted(knobs: readonly string[]): boolean {
 }
 
 /** Drops and recreates database `name` on the PostgreSQL server, migrated and seeded with the demo store. */
-export async function freshDemoDatabase(name: string, fill?: (database: Database) => Promise<void>): Promise<string> {
+export async function freshDemoDatabase(
+  name: string,
+  fill?: (database: Database) => Promise<void>,
+): Promise<string> {
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
@@ -50,7 +53,10 @@ export async function freshDemoDatabase(name: string, fill?: (database: Database
  * The embedded database's counterpart: a fresh DATA_DIR under data/ whose PGlite store (DATA_DIR/pglite, as
  * the server opens it) is migrated and seeded. Returns the DATA_DIR.
  */
-export async function freshDemoDataDir(name: string, fill?: (database: Database) => Promise<void>): Promise<string> {
+export async function freshDemoDataDir(
+  name: string,
+  fill?: (database: Database) => Promise<void>,
+): Promise<string> {
   const dataDir = fileURLToPath(new URL(`../data/${name}`, import.meta.url));
   rmSync(dataDir, { recursive: true, force: true });
   await seeded(await openDatabase({ dataDir: `${dataDir}/pglite` }), fill);
