@@ -152,10 +152,12 @@ export async function buildApp(
           storeTimeZone: config.storeTimeZone,
           now,
           notifyMail,
-          onStockChange: () => catalogCache.clear(),
+          onStockChange: () => catalogCache.stockOrRatingsChanged(),
         }),
       );
-      await api.register(reviewRoutes({ db, identify, onRatingsChange: () => catalogCache.clear() }));
+      await api.register(
+        reviewRoutes({ db, identify, onRatingsChange: () => catalogCache.stockOrRatingsChanged() }),
+      );
       await api.register(
         adminCatalogRoutes({
           db,
@@ -165,7 +167,13 @@ export async function buildApp(
       );
       await api.register(statsRoutes({ db, storeTimeZone: config.storeTimeZone, now }));
       await api.register(
-        paymentRoutes({ db, provider: paymentProvider, publicUrl: config.publicUrl, notifyMail }),
+        paymentRoutes({
+          db,
+          provider: paymentProvider,
+          publicUrl: config.publicUrl,
+          notifyMail,
+          onStockChange: () => catalogCache.stockOrRatingsChanged(),
+        }),
       );
     },
     { prefix: "/api" },

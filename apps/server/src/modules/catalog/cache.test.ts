@@ -85,6 +85,15 @@ describe("CatalogCache.reply (issue 14: a cache stampede runs the query once)", 
     });
   });
 
+  it("with the cache off, runs every request's own computation", async () => {
+    const cache = new CatalogCache({ replyTtlSeconds: 0, countTtlSeconds: 60 });
+    const query = slowQuery();
+    const replies = Array.from({ length: 3 }, () => cache.reply("k", query.compute));
+    query.release();
+    expect((await Promise.all(replies)).map((reply) => reply.from)).toEqual(["miss", "miss", "miss"]);
+    expect(query.runs()).toBe(3);
+  });
+
   it("doesn't keep, nor hand to later requests, a reply computed before the catalogue changed", async () => {
     const cache = catalogCache();
     const before = slowQuery();

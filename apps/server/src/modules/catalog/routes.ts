@@ -15,6 +15,7 @@ import {
 import { errorSchema, idParamSchema } from "@voltio/domain/http";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
+import { rawQuery } from "../../db/raw";
 import { NotFound } from "../../errors";
 import type { Identify } from "../../http/access";
 import type { PaymentProviderName } from "@voltio/domain/payments";
@@ -43,6 +44,12 @@ export function catalogRoutes({
   now = () => new Date(),
 }: CatalogRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // The search index is built once the server is up, not by the first shopper's search.
+    app.addHook("onReady", async () => {
+      void cache.search.get(rawQuery(db)).catch((error: Error) => {
+        app.log.warn(`The search index will be built by the first search: ${error.message}`);
+      });
+    });
     /**
      * Sends the cached JSON for this key, or computes, caches and sends it. Keys come from the parsed
      * input (cache.ts replyKey), so the cache holds one entry per distinct question, whatever the URL said.
@@ -71,7 +78,12 @@ export function catalogRoutes({
           request.query.includeOutOfStock === true && (await identify(request))?.rol === "admin";
         const query = { ...request.query, includeOutOfStock };
         return cached(reply, replyKey("products", includeOutOfStock ? "admin" : "public", query), () =>
-          listProducts(db, query, { includeOutOfStock, counts: cache.counts, reference: cache.reference }),
+          listProducts(db, query, {
+            includeOutOfStock,
+            counts: cache.counts,
+            reference: cache.reference,
+            search: cache.search,
+          }),
         );
       },
     );

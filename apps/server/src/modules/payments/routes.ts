@@ -34,6 +34,8 @@ export interface PaymentRoutesDeps {
   publicUrl: string;
   /** Wakes the mail worker once a settlement queued its message. */
   notifyMail?: () => void;
+  /** A settlement may have taken stock: the catalogue's listings and search must show it. */
+  onStockChange?: () => void;
 }
 
 /**
@@ -45,6 +47,7 @@ export function paymentRoutes({
   provider,
   publicUrl,
   notifyMail,
+  onStockChange,
 }: PaymentRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     keepRepliesPrivate(app);
@@ -89,6 +92,7 @@ export function paymentRoutes({
         if (!payment) throw new NotFound("Payment Not Found");
         const settled = await settlePayment(db, provider, payment, { userId: caller.id });
         notifyMail?.();
+        onStockChange?.();
         if (settled.Status !== "approved") return settled;
         return { ...settled, order: await checkoutSummary(db, Number(payment.reference)) };
       },
@@ -129,6 +133,7 @@ export function paymentRoutes({
             throw error;
           }
           notifyMail?.();
+          onStockChange?.();
           return { received: true as const };
         },
       );
