@@ -90,6 +90,30 @@ describe("LiveSearchIndex", () => {
     expect(search(rebuilt, "renamed")).toEqual([sold]);
   });
 
+  it("answers a search the same whatever was searched before, in every order", async () => {
+    const index = await new LiveSearchIndex(60_000).get(rawQuery(t.database.db));
+    const page = (terms: string, order?: "ASC" | "DESC" | "RATING", limit = 5) =>
+      index.search({ terms: searchTerms(terms), includeOutOfStock: false, order, page: 1, limit });
+    const first = page("wireless mouse");
+    expect(first.total).toBeGreaterThan(1);
+    page("usb");
+    page("logitec mose", "ASC");
+    page("laptop", undefined, 100);
+    expect(page("wireless mouse")).toEqual(first);
+    // The same matches by price: the second page continues the first.
+    const all = page("wireless mouse", "ASC", 100).ids;
+    expect(all).toHaveLength(first.total);
+    expect(
+      index.search({
+        terms: ["wireless", "mouse"],
+        includeOutOfStock: false,
+        order: "ASC",
+        page: 2,
+        limit: 2,
+      }).ids,
+    ).toEqual(all.slice(2, 4));
+  });
+
   it("splits words as the search does: letters and digits of any script, lower-cased", () => {
     expect(words("USB-C Hub, 4K@60Hz — Ñandú 1TB")).toEqual([
       "usb",

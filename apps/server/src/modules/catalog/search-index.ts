@@ -57,16 +57,27 @@ const TYPO = 1;
 const TITLE = 1;
 const NAME = 2;
 const DESCRIPTION = 4;
+const CATEGORY = 8;
 const TITLE_WORTH = 1;
 const NAME_WORTH = 0.5;
 const DESCRIPTION_WORTH = 0.2;
 const CATEGORY_WORTH = 1;
 
-/** `places` with the kind at `place` raised to `kind` if that is better (two bits a place). */
-const raise = (places: number, place: number, kind: number) => {
-  const shift = place * 2;
-  return ((places >> shift) & 3) < kind ? (places & ~(3 << shift)) | (kind << shift) : places;
-};
+/**
+ * The best kind of match by place, two bits a place in one byte (title, name, description, category from the
+ * lowest bits): RAISE[byte << 6 | places << 2 | kind] is the byte once `kind` was found in those places.
+ */
+const RAISE = Uint8Array.from({ length: 256 * 16 * 4 }, (_, key) => {
+  let byte = key >> 6;
+  const places = (key >> 2) & 15;
+  const kind = key & 3;
+  for (let place = 0; place < 4; place++) {
+    const shift = place * 2;
+    if (places & (1 << place) && ((byte >> shift) & 3) < kind)
+      byte = (byte & ~(3 << shift)) | (kind << shift);
+  }
+  return byte;
+});
 
 /** What a byte of best kinds by place is worth. */
 const WORTH_OF_PLACES = Float64Array.from({ length: 256 }, (_, places) =>
@@ -149,14 +160,13 @@ export class SearchIndex {
     /** Product ids by position: positions are in id order. */
     private readonly ids: Int32Array,
     /** The vocabulary: word → word number; words by number; numbers sorted by word (prefixes). */
-    private readonly wordNumbers: Map<string, number>,
     private readonly vocabulary: string[],
     private readonly sortedWords: Int32Array,
     /** Postings of word w: postings[starts[w]..starts[w+1]), each position << 3 | places. */
     private readonly starts: Int32Array,
     private readonly postings: Int32Array,
     /** trigram → numbers of the words (of 2 characters or more) that have it; how many each word has. */
-    private readonly trigramWords: Map<string, number[]>,
+    private readonly trigramWords: Map<string, Int32Array>,
     private readonly trigramCounts: Uint8Array,
     /** Category id → the words of its name, and the positions of its products. */
     private readonly categoryWords: Map<number, string[]>,
@@ -234,18 +244,22 @@ export class SearchIndex {
     const sortedWords = Int32Array.from(vocabulary.keys()).sort((a, b) =>
       vocabulary[a]! < vocabulary[b]! ? -1 : vocabulary[a]! > vocabulary[b]! ? 1 : 0,
     );
-    const trigramWords = new Map<string, number[]>();
+    const trigramLists = new Map<string, number[]>();
     const trigramCounts = new Uint8Array(vocabulary.length);
     vocabulary.forEach((word, n) => {
       if (word.length < 2) return;
       const own = trigrams(word);
       trigramCounts[n] = own.size;
       for (const trigram of own) {
-        const list = trigramWords.get(trigram);
+        const list = trigramLists.get(trigram);
         if (list) list.push(n);
-        else trigramWords.set(trigram, [n]);
+        else trigramLists.set(trigram, [n]);
       }
     });
+    // Typed arrays: the collector doesn't walk them, which keeps its pauses short beside a large index.
+    const trigramWords = new Map(
+      [...trigramLists].map(([trigram, list]) => [trigram, Int32Array.from(list)]),
+    );
 
     const categoryWords = new Map(categoryRows.map((row) => [row.id, words(row.name)]));
     const byCategory = new Map<number, number[]>();
@@ -261,7 +275,6 @@ export class SearchIndex {
     );
     const index = new SearchIndex(
       ids,
-      wordNumbers,
       vocabulary,
       sortedWords,
       starts,
@@ -300,117 +313,199 @@ export class SearchIndex {
     this.facts = facts;
   }
 
+  /**
+   * Per-search working memory, one entry per product, kept between searches: a search runs from start to end
+   * without awaiting, so two never share it, and 100k-entry arrays aren't allocated (and collected) per request.
+   */
+  private scratch?: {
+    scores: Float64Array;
+    /** How many words of the search matched the product so far. */
+    matched: Uint8Array;
+    /** The best kind of match of the current word by place (see RAISE). */
+    best: Uint8Array;
+    /** Positions the current word reached, then positions the whole search matched. */
+    reached: Int32Array;
+    hits: Int32Array;
+  };
+
   /** The ids of the page's products, best first (or in the order asked), and how many match in all. */
   search(query: SearchQuery): { ids: number[]; total: number } {
     const size = this.ids.length;
-    const scores = new Float64Array(size);
-    const matched = new Uint8Array(size);
-    query.terms.forEach((term, index) => this.scoreTerm(term, index, scores, matched));
+    this.scratch ??= {
+      scores: new Float64Array(size),
+      matched: new Uint8Array(size),
+      best: new Uint8Array(size),
+      reached: new Int32Array(size),
+      hits: new Int32Array(size),
+    };
+    const { scores, matched, best, reached } = this.scratch;
+    const last = query.terms.length - 1;
+    // Products the first word reached: every later match is among them (and their entries are reset).
+    let candidates = new Int32Array(0);
+    let matches = 0;
+    try {
+      for (let index = 0; index < last; index++) {
+        const count = this.reach(query.terms[index]!, index);
+        for (let i = 0; i < count; i++) {
+          const position = reached[i]!;
+          matched[position] = index + 1;
+          scores[position]! += WORTH_OF_PLACES[best[position]!]!;
+          best[position] = 0;
+        }
+        if (index === 0) candidates = reached.slice(0, count);
+      }
+      // What the last word reaches matched every word: it is scored, filtered and paged in one pass.
+      matches = this.reach(query.terms[last]!, last);
+      return this.page(query, matches);
+    } finally {
+      for (let i = 0; i < matches; i++) {
+        best[reached[i]!] = 0;
+        scores[reached[i]!] = 0;
+      }
+      for (const position of candidates) {
+        scores[position] = 0;
+        matched[position] = 0;
+      }
+    }
+  }
 
-    const categoryMembers =
-      query.categoryId === undefined ? undefined : this.categoryProducts.get(query.categoryId);
-    const inCategory = categoryMembers ? new Uint8Array(size) : undefined;
-    if (inCategory) for (const position of categoryMembers!) inCategory[position] = 1;
-    const wanted = query.terms.length;
+  /** The page of the `count` matches in `reached` (their last word's kinds in `best`), and their total. */
+  private page(query: SearchQuery, count: number): { ids: number[]; total: number } {
+    const { scores, best, reached, hits } = this.scratch!;
     const { priceCents, shippingCostCents, stock } = this.facts;
-    const hits: number[] = [];
-    for (let position = 0; position < size; position++) {
-      if (matched[position] !== wanted) continue;
-      if (!query.includeOutOfStock && stock[position]! <= 0) continue;
-      if (inCategory && !inCategory[position]) continue;
-      if (query.categoryId !== undefined && !inCategory) continue;
-      if (query.minCents !== undefined && priceCents[position]! < query.minCents) continue;
-      if (query.maxCents !== undefined && priceCents[position]! > query.maxCents) continue;
-      if (query.freeShipping && shippingCostCents[position] !== 0) continue;
-      hits.push(position);
-    }
+    const members = query.categoryId === undefined ? undefined : this.categoryMembers(query.categoryId);
     const from = (query.page - 1) * query.limit;
-    const page = this.firstInOrder(hits, scores, query.order, from + query.limit).slice(from);
-    return { ids: page.map((position) => this.ids[position]!), total: hits.length };
-  }
-
-  /** The first `count` hits in the listing's order; positions are in id order, which breaks every tie. */
-  private firstInOrder(hits: number[], scores: Float64Array, order: SearchQuery["order"], count: number) {
-    const { priceCents, rating, ratingCount } = this.facts;
-    if (order === "ASC") return hits.sort((a, b) => priceCents[a]! - priceCents[b]! || a - b).slice(0, count);
-    if (order === "DESC")
-      return hits.sort((a, b) => priceCents[b]! - priceCents[a]! || a - b).slice(0, count);
-    if (order === "RATING")
-      return hits
-        .sort((a, b) => rating[b]! - rating[a]! || ratingCount[b]! - ratingCount[a]! || a - b)
-        .slice(0, count);
-    // By score, without sorting every hit: the best `count` so far, best first. Hits come in position order,
-    // so a later hit displaces one only with a higher score.
-    const best: number[] = [];
-    for (const position of hits) {
-      const score = scores[position]!;
-      if (best.length === count && score <= scores[best[count - 1]!]!) continue;
-      let at = best.length;
-      while (at > 0 && scores[best[at - 1]!]! < score) at--;
-      best.splice(at, 0, position);
-      if (best.length > count) best.pop();
+    const wanted = from + query.limit;
+    // A first page by score keeps its best `wanted` as it goes (best first; ties to the smaller position, so
+    // id); other orders and deep pages sort the hits.
+    const keepBest = query.order === undefined && wanted <= 64;
+    const top: number[] = [];
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const position = reached[i]!;
+      const score = scores[position]! + WORTH_OF_PLACES[best[position]!]!;
+      scores[position] = score;
+      if (
+        (!query.includeOutOfStock && stock[position]! <= 0) ||
+        (members !== undefined && !members.has(position)) ||
+        (query.minCents !== undefined && priceCents[position]! < query.minCents) ||
+        (query.maxCents !== undefined && priceCents[position]! > query.maxCents) ||
+        (query.freeShipping && shippingCostCents[position] !== 0)
+      )
+        continue;
+      total++;
+      if (!keepBest) {
+        hits[total - 1] = position;
+        continue;
+      }
+      if (top.length === wanted) {
+        const worst = top[wanted - 1]!;
+        if (score < scores[worst]! || (score === scores[worst] && position > worst)) continue;
+      }
+      let at = top.length;
+      while (
+        at > 0 &&
+        (scores[top[at - 1]!]! < score || (scores[top[at - 1]!] === score && top[at - 1]! > position))
+      )
+        at--;
+      top.splice(at, 0, position);
+      if (top.length > wanted) top.pop();
     }
-    return best;
+    const ordered = keepBest ? top : this.sorted(hits.subarray(0, total), query.order, wanted);
+    return { ids: ordered.slice(from).map((position) => this.ids[position]!), total };
   }
 
-  /** Adds one word's worth to the products it matches, and counts it as matched there. */
-  private scoreTerm(term: string, index: number, scores: Float64Array, matched: Uint8Array) {
+  private categoryMembers(categoryId: number): Set<number> {
+    return new Set(this.categoryProducts.get(categoryId) ?? []);
+  }
+
+  /** The first `count` hits in the listing's order; ties go to the smaller position (so id). */
+  private sorted(hits: Int32Array, order: SearchQuery["order"], count: number): number[] {
+    const { priceCents, rating, ratingCount } = this.facts;
+    const scores = this.scratch!.scores;
+    const compare =
+      order === "ASC"
+        ? (a: number, b: number) => priceCents[a]! - priceCents[b]! || a - b
+        : order === "DESC"
+          ? (a: number, b: number) => priceCents[b]! - priceCents[a]! || a - b
+          : order === "RATING"
+            ? (a: number, b: number) => rating[b]! - rating[a]! || ratingCount[b]! - ratingCount[a]! || a - b
+            : (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+    return Array.from(hits.slice().sort(compare).subarray(0, count));
+  }
+
+  /**
+   * Finds the products one word of the search reaches among those every earlier word matched: their
+   * positions go to `reached` (how many is returned), the best kind of match by place to `best`.
+   */
+  private reach(term: string, index: number): number {
+    const { matched, best, reached } = this.scratch!;
     const exact = new Set(exactForms(term));
     const typos = term.length < 3 ? new Set<string>() : this.corrections(term, exact);
     const kindOf = (word: string) =>
       exact.has(word) ? EXACT : word.startsWith(term) ? PREFIX : typos.has(word) ? TYPO : 0;
 
-    // Best kind of match per product and place, two bits a place in one byte (title, name, description,
-    // category from the lowest), for the products this word reaches.
-    const best = new Uint8Array(this.ids.length);
-    const reached: number[] = [];
-    const reach = (word: number, kind: number) => {
-      const end = this.starts[word + 1]!;
-      for (let i = this.starts[word]!; i < end; i++) {
-        const posting = this.postings[i]!;
+    let count = 0;
+    const { starts, postings } = this;
+    const words = [
+      ...this.prefixed(term),
+      ...[...exact, ...typos].flatMap((word) => {
+        const n = this.numberOf(word);
+        return n === undefined || word.startsWith(term) ? [] : [n];
+      }),
+    ];
+    for (const word of words) {
+      const kind = kindOf(this.vocabulary[word]!);
+      for (let i = starts[word]!, end = starts[word + 1]!; i < end; i++) {
+        const posting = postings[i]!;
         const position = posting >> 3;
         if (matched[position] !== index) continue; // an earlier word didn't match it: it is out
         const before = best[position]!;
-        if (before === 0) reached.push(position);
-        best[position] = raise(
-          raise(raise(before, 0, posting & TITLE ? kind : 0), 1, posting & NAME ? kind : 0),
-          2,
-          posting & DESCRIPTION ? kind : 0,
-        );
+        if (before === 0) reached[count++] = position;
+        best[position] = RAISE[(before << 6) | ((posting & 7) << 2) | kind]!;
       }
-    };
-    for (const word of this.prefixed(term)) reach(word, kindOf(this.vocabulary[word]!));
-    for (const word of [...exact, ...typos]) {
-      const n = this.wordNumbers.get(word);
-      if (n !== undefined && !word.startsWith(term)) reach(n, kindOf(word));
     }
     for (const [categoryId, categoryWords] of this.categoryWords) {
       const kind = Math.max(0, ...categoryWords.map(kindOf));
       if (kind === 0) continue;
       for (const position of this.categoryProducts.get(categoryId) ?? []) {
         if (matched[position] !== index) continue;
-        if (best[position] === 0) reached.push(position);
-        best[position] = raise(best[position]!, 3, kind);
+        const before = best[position]!;
+        if (before === 0) reached[count++] = position;
+        best[position] = RAISE[(before << 6) | (CATEGORY << 2) | kind]!;
       }
     }
-    for (const position of reached) {
-      matched[position] = index + 1;
-      scores[position]! += WORTH_OF_PLACES[best[position]!]!;
+    return count;
+  }
+
+  /** The number of a catalogue word, if it is one. */
+  private numberOf(word: string): number | undefined {
+    const at = this.firstAtOrAfter(word);
+    const n = this.sortedWords[at];
+    return n !== undefined && this.vocabulary[n] === word ? n : undefined;
+  }
+
+  /** Where `word` is, or would be, in the sorted vocabulary. */
+  private firstAtOrAfter(word: string): number {
+    let low = 0;
+    let high = this.sortedWords.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.vocabulary[this.sortedWords[middle]!]! < word) low = middle + 1;
+      else high = middle;
     }
+    return low;
   }
 
   /** The numbers of the catalogue words that start with `term`, itself included. */
   private prefixed(term: string): number[] {
     const sorted = this.sortedWords;
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.vocabulary[sorted[middle]!]! < term) low = middle + 1;
-      else high = middle;
-    }
     const result: number[] = [];
-    for (let i = low; i < sorted.length && this.vocabulary[sorted[i]!]!.startsWith(term); i++)
+    for (
+      let i = this.firstAtOrAfter(term);
+      i < sorted.length && this.vocabulary[sorted[i]!]!.startsWith(term);
+      i++
+    )
       result.push(sorted[i]!);
     return result;
   }
