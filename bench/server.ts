@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const START_TIMEOUT_MS = 180_000;
+/** package.json's serve script starts the server with these (a 32 MB young generation: ADR 0011). */
+const SERVE_FLAGS = ["--max-semi-space-size=32"];
 const STOP_TIMEOUT_MS = 30_000;
 
 export interface BenchServer {
@@ -62,17 +64,22 @@ export async function startBenchServer(
     String(chosen),
   );
   const base = `http://127.0.0.1:${chosen}`;
-  const child = spawn(process.execPath, ["--import", "tsx", options.entry ?? "apps/server/src/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(chosen),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: publicUrl,
+  // The Node flags of `npm run serve`, for Voltio and the floor alike.
+  const child = spawn(
+    process.execPath,
+    [...SERVE_FLAGS, "--import", "tsx", options.entry ?? "apps/server/src/main.ts"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(chosen),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: publicUrl,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
