@@ -59,13 +59,17 @@ export function guardRoutes(app: FastifyInstance, identify: Identify): void {
     }
   });
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", (request, _reply, done) => {
     const access = request.routeOptions.config.access;
-    if (access !== "user" && access !== "admin") return;
-    const caller = await identify(request);
-    if (!caller) throw new NotSignedIn("You must be logged in");
-    if (access === "admin" && caller.rol !== "admin") throw new NotAllowed("Only admins can do this");
-    request.caller = caller;
+    // Public routes (most requests) pass without a promise.
+    if (access !== "user" && access !== "admin") return done();
+    identify(request).then((caller) => {
+      if (!caller) return done(new NotSignedIn("You must be logged in"));
+      if (access === "admin" && caller.rol !== "admin")
+        return done(new NotAllowed("Only admins can do this"));
+      request.caller = caller;
+      done();
+    }, done);
   });
 }
 

@@ -9,18 +9,29 @@ import { InvalidInput } from "../errors";
  *   the query, the path parameters and the body, with the field it was found in.
  */
 export function refuseAmbiguousInput(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request) => {
-    for (const [key, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-      if (Array.isArray(value)) throw new InvalidInput(key, "must be given once");
-      checkText(key, key);
-      if (typeof value === "string") checkText(key, value);
+  // Callback hooks, not async ones: they run on every request, and a promise each is measurable (ADR 0011).
+  app.addHook("onRequest", (request, _reply, done) => {
+    try {
+      for (const [key, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+        if (Array.isArray(value)) throw new InvalidInput(key, "must be given once");
+        checkText(key, key);
+        if (typeof value === "string") checkText(key, value);
+      }
+      for (const [key, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+        if (typeof value === "string") checkText(key, value);
+      }
+    } catch (error) {
+      return done(error as Error);
     }
-    for (const [key, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
-      if (typeof value === "string") checkText(key, value);
-    }
+    done();
   });
-  app.addHook("preValidation", async (request) => {
-    checkValue("body", request.body, 0);
+  app.addHook("preValidation", (request, _reply, done) => {
+    try {
+      checkValue("body", request.body, 0);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 }
 

@@ -138,6 +138,11 @@ async function productRows(db: Db, ids: number[]): Promise<ProductRow[]> {
       sql`, `,
     )})`,
   );
+  return inOrderOf(ids, rows);
+}
+
+/** The rows in the order of the ids (a retired or missing product is left out). */
+function inOrderOf(ids: number[], rows: ProductRow[]): ProductRow[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -336,8 +341,7 @@ async function rowsInOrder(run: RawQuery, ids: number[]): Promise<ProductRow[]> 
     `select ${PRODUCT_COLUMNS} from products p where p.id = any($1::int[])`,
     [ids],
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return inOrderOf(ids, rows);
 }
 
 export async function getProduct(
