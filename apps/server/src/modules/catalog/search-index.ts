@@ -47,8 +47,8 @@ export function searchTerms(search: string | undefined): string[] {
     : [];
 }
 
-/** Kinds of match, best first, with their worth. */
-const KIND_WORTH = [0, 0.4, 0.7, 1] as const; // none, typo, prefix, exact
+/** What each kind of match is worth: none, a typo's correction, a prefix, the word itself. */
+const KIND_WORTH = [0, 0.4, 0.7, 1] as const;
 const EXACT = 3;
 const PREFIX = 2;
 const TYPO = 1;
@@ -106,7 +106,7 @@ function trigrams(word: string): Set<string> {
 }
 
 /** What a search needs to know of one product besides its words: the filters and sorts of the listing. */
-export interface ProductFacts {
+interface FactsRow {
   id: number;
   priceCents: number;
   shippingCostCents: number;
@@ -159,7 +159,7 @@ export class SearchIndex {
   private constructor(
     /** Product ids by position: positions are in id order. */
     private readonly ids: Int32Array,
-    /** The vocabulary: word → word number; words by number; numbers sorted by word (prefixes). */
+    /** The vocabulary: words by number, and the numbers sorted by word (for exact and prefix lookups). */
     private readonly vocabulary: string[],
     private readonly sortedWords: Int32Array,
     /** Postings of word w: postings[starts[w]..starts[w+1]), each position << 3 | places. */
@@ -291,7 +291,7 @@ export class SearchIndex {
 
   /** Re-reads prices, shipping, stock and ratings (cheap beside the words): after a sale or a review. */
   async loadFacts(run: RawQuery): Promise<void> {
-    const rows = await run<ProductFacts>(
+    const rows = await run<FactsRow>(
       "search_index_facts",
       `select id, price_cents as "priceCents", shipping_cost_cents as "shippingCostCents", stock,
          rating_sum as "ratingSum", rating_count as "ratingCount"
