@@ -2,23 +2,6 @@
  * The statuses of an order line (SPEC.md §3 'Order status values'), in a file of their own: the catalogue
  * (ratings), the reviews and the orders all need them, and orders.ts imports the catalogue.
  */
-export const ORDER_STATUSES = [
-  "inWishList",
-  "inCart",
-  "pending",
-  "finished",
-  "preparing",
-  "onDelivery",
-  "delivered",
-  "cancelled",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-/** Orders that were paid and not cancelled: they hold their stock, count as sales and let buyers review. */
-export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"] as const;
-export type PaidStatus = (typeof PAID_STATUSES)[number];
-export const isPaidStatus = (status: string): status is PaidStatus =>
-  (PAID_STATUSES as readonly string[]).includes(status);
 
 /** The statuses a purchase can have: everything but a wishlist or cart line (SPEC.md §7's history asks these). */
 export const PURCHASE_STATUSES = [
@@ -28,7 +11,17 @@ export const PURCHASE_STATUSES = [
   "onDelivery",
   "delivered",
   "cancelled",
-] as const satisfies readonly OrderStatus[];
+] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 export const isPurchaseStatus = (status: string): status is PurchaseStatus =>
   (PURCHASE_STATUSES as readonly string[]).includes(status);
+
+/** Every status of a line: a wishlist or cart line, or a purchase. */
+export const ORDER_STATUSES = ["inWishList", "inCart", ...PURCHASE_STATUSES] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Orders that were paid and not cancelled: they hold their stock, count as sales and let buyers review. */
+export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"] as const;
+export type PaidStatus = (typeof PAID_STATUSES)[number];
+export const isPaidStatus = (status: string): status is PaidStatus =>
+  (PAID_STATUSES as readonly string[]).includes(status);
