@@ -44,6 +44,35 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("paying with the sandbox", () => {
+  it("takes a sold-out product out of the search as soon as its payment is approved", async () => {
+    const admin = await t.bearer(1);
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/products",
+      headers: admin,
+      payload: {
+        title: "Zanzibarite lamp",
+        name: "Zanzibarite",
+        price: 30,
+        shippingCost: 0,
+        description: "The last one. ",
+        stock: 1,
+        images: ["https://img.example/lamp.png"],
+        categories: ["Lamps"],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const found = async () =>
+      (await t.app.inject({ url: "/api/products?search=zanzibarite" })).json<{ total: number }>().total;
+    expect(await found()).toBe(1);
+
+    const me = await store.newShopper();
+    await store.buyNow(me, created.json<{ id: number }>().id, 1);
+    const paid = await feedback(me, await checkout(me));
+    expect(paid.json<{ Status: string }>().Status).toBe("approved");
+    expect(await found()).toBe(0);
+  });
+
   it("charges the server's totals for every pending line and bulk order, then finishes them once", async () => {
     const me = await store.newShopper();
     const a = await store.newProduct({ priceCents: 1000, shippingCostCents: 200 });

@@ -34,7 +34,7 @@ export interface PaymentRoutesDeps {
   publicUrl: string;
   /** Wakes the mail worker once a settlement queued its message. */
   notifyMail?: () => void;
-  /** A settlement may have taken stock: the catalogue's listings and search must show it. */
+  /** An approved settlement took stock: the catalogue's listings and search must show it. */
   onStockChange?: () => void;
 }
 
@@ -92,8 +92,8 @@ export function paymentRoutes({
         if (!payment) throw new NotFound("Payment Not Found");
         const settled = await settlePayment(db, provider, payment, { userId: caller.id });
         notifyMail?.();
-        onStockChange?.();
         if (settled.Status !== "approved") return settled;
+        onStockChange?.();
         return { ...settled, order: await checkoutSummary(db, Number(payment.reference)) };
       },
     );
@@ -125,15 +125,18 @@ export function paymentRoutes({
             query: request.query as Record<string, string | undefined>,
           });
           if (!notification) return { received: true as const, ignored: true as const };
+          let settled;
           try {
-            await settlePayment(db, provider, notification.payment, { eventId: notification.eventId });
+            settled = await settlePayment(db, provider, notification.payment, {
+              eventId: notification.eventId,
+            });
           } catch (error) {
             // A payment of no checkout of this store: acknowledged, or the provider would retry it for days.
             if (error instanceof NotFound) return { received: true as const, ignored: true as const };
             throw error;
           }
           notifyMail?.();
-          onStockChange?.();
+          if (settled.Status === "approved") onStockChange?.();
           return { received: true as const };
         },
       );
