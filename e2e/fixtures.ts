@@ -166,10 +166,12 @@ export async function payByCard(page: Page, number: string) {
 /** An axe audit (WCAG 2.1 A and AA) of what the page shows now: no serious or critical violation. */
 export async function expectNoSeriousAxeViolations(page: Page, include?: string) {
   // Colours are read once things stopped moving: a toast fading in is not yet the colour it will have.
+  // A toast just added hasn't started its fade yet (sonner starts it once mounted), so it counts as moving.
   // Endless animations (skeletons, spinners) don't count, and a page that never settles is audited anyway.
   await page
     .waitForFunction(
       () =>
+        document.querySelectorAll('[data-sonner-toast][data-mounted="false"]').length === 0 &&
         document
           .getAnimations()
           .every(
