@@ -166,12 +166,17 @@ export async function payByCard(page: Page, number: string) {
 /** An axe audit (WCAG 2.1 A and AA) of what the page shows now: no serious or critical violation. */
 export async function expectNoSeriousAxeViolations(page: Page, include?: string) {
   // Colours are read once things stopped moving: a toast fading in is not yet the colour it will have.
-  // A toast just added hasn't started its fade yet (sonner starts it once mounted), so it counts as moving.
+  // A toast counts as moving until it is mounted and it and its parts are fully shown or fully hidden:
+  // sonner starts a fade only once the toast is mounted, and fades the parts of the toasts behind the front
+  // one, so there may be no running transition yet (CI read a title mid-fade twice).
   // Endless animations (skeletons, spinners) don't count, and a page that never settles is audited anyway.
   await page
     .waitForFunction(
       () =>
         document.querySelectorAll('[data-sonner-toast][data-mounted="false"]').length === 0 &&
+        [...document.querySelectorAll("[data-sonner-toast], [data-sonner-toast] > *")].every((element) =>
+          ["0", "1"].includes(getComputedStyle(element).opacity),
+        ) &&
         document
           .getAnimations()
           .every(
@@ -180,7 +185,7 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
               animation.effect?.getComputedTiming().iterations === Infinity,
           ),
       null,
-      { timeout: 3000 },
+      { timeout: 5000 },
     )
     .catch(() => {});
   const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
