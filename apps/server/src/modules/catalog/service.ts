@@ -147,6 +147,35 @@ function inOrderOf(ids: number[], rows: ProductRow[]): ProductRow[] {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** A row of PRODUCT_COLUMNS as its values, in their order. */
+type ProductValues = [
+  id: number,
+  title: string,
+  name: string,
+  priceCents: number,
+  shippingCostCents: number,
+  stock: number,
+  description: string,
+  images: ProductRow["images"],
+  categoryIds: number[],
+  ratingSum: number,
+  ratingCount: number,
+];
+
+const productRow = (values: ProductValues): ProductRow => ({
+  id: values[0],
+  title: values[1],
+  name: values[2],
+  priceCents: values[3],
+  shippingCostCents: values[4],
+  stock: values[5],
+  description: values[6],
+  images: values[7],
+  categoryIds: values[8],
+  ratingSum: values[9],
+  ratingCount: values[10],
+});
+
 async function selectRows(db: Db, where: SQL): Promise<ProductRow[]> {
   const result = await db.execute(sql`select ${sql.raw(PRODUCT_COLUMNS)} from products p where ${where}`);
   return (result as unknown as { rows: ProductRow[] }).rows;
@@ -187,18 +216,20 @@ export async function listProducts(
   const statement = listingStatement(query, options.includeOutOfStock);
   const values = listingValues(query);
   const run = rawQuery(db);
-  const countKey = JSON.stringify([statement.page, values]);
+  const countKey = `${statement.shape} ${values.join(" ")}`;
   const [rows, total, reference] = await Promise.all([
-    run<{ id: number }>(statement.name, statement.page, [
-      ...values,
-      query.limit,
-      (query.offset - 1) * query.limit,
-    ]).then((page) =>
-      rowsInOrder(
-        run,
-        page.map((row) => row.id),
+    run
+      .arrays<[id: number]>(statement.name, statement.page, [
+        ...values,
+        query.limit,
+        (query.offset - 1) * query.limit,
+      ])
+      .then((page) =>
+        rowsInOrder(
+          run,
+          page.map(([id]) => id),
+        ),
       ),
-    ),
     options.counts?.get(countKey) ??
       run<{ total: number }>(statement.name && `${statement.name}_count`, statement.count, values).then(
         ([row]) => {
@@ -257,6 +288,8 @@ const LISTING_ORDERS = {
 } as const;
 
 interface ListingStatement {
+  /** Which filters are present, the order and the stock and shipping switches: one statement each. */
+  shape: string;
   /**
    * The prepared statements' name: PostgreSQL plans them once per connection. None with a price range: a
    * plan made without its values reads half the catalogue by price for a category's first page (10 ms
@@ -274,12 +307,7 @@ const listingStatements = new Map<string, ListingStatement>();
 /** The listing's two statements for this shape of query, written once per shape. */
 function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): ListingStatement {
   const present = LISTING_FILTERS.map((filter) => filter.present(query));
-  const shape = JSON.stringify([
-    present,
-    query.order ?? "ID",
-    includeOutOfStock,
-    query.freeShipping === true,
-  ]);
+  const shape = `${present.map(Number).join("")} ${query.order ?? "ID"} ${+includeOutOfStock}${+(query.freeShipping === true)}`;
   let statement = listingStatements.get(shape);
   if (statement) return statement;
   const conditions = ["p.deleted_at is null"];
@@ -295,6 +323,7 @@ function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): 
   const page = `select p.id from products p where ${where} order by ${LISTING_ORDERS[query.order ?? "ID"]}
     limit $${parameters + 1} offset $${parameters + 2}`;
   statement = {
+    shape,
     name: present[1] || present[2] ? undefined : statementName("products_list", page),
     page,
     count: `select count(*)::int as total from products p where ${where}`,
@@ -336,12 +365,18 @@ async function searchProducts(
 /** The rows of a page's products, in the page's order: one statement, planned once per connection. */
 async function rowsInOrder(run: RawQuery, ids: number[]): Promise<ProductRow[]> {
   if (ids.length === 0) return [];
-  const rows = await run<ProductRow>(
+  const rows = await run.arrays<ProductValues>(
     "products_by_ids",
     `select ${PRODUCT_COLUMNS} from products p where p.id = any($1::int[])`,
     [ids],
   );
-  return inOrderOf(ids, rows);
+  const byId = new Map(rows.map((values) => [values[0], values]));
+  const inOrder: ProductRow[] = [];
+  for (const id of ids) {
+    const values = byId.get(id);
+    if (values) inOrder.push(productRow(values));
+  }
+  return inOrder;
 }
 
 export async function getProduct(
