@@ -6,7 +6,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
-import { guardRoutes, type Identify } from "./http/access";
+import { guardRoutes, isApiCall, type Identify } from "./http/access";
 import { startMailWorker } from "./integrations/mail/worker";
 import { handleError } from "./http/error-handler";
 import { refuseAmbiguousInput } from "./http/input-rules";
@@ -84,7 +84,7 @@ export async function buildApp(
   const google = config.google.clientId ? ["https://accounts.google.com"] : [];
   // Helmet's headers on every reply, refusals included. The middleware is built once: @fastify/helmet built
   // it again on every request (parsing the CSP each time), ~5% of an uncached listing's CPU.
-  const securityHeaders = helmet({
+  const pageHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -97,8 +97,28 @@ export async function buildApp(
       },
     },
   });
+  // JSON replies get what an API needs (OWASP REST Security Cheat Sheet): nothing may load, run or frame
+  // them, no type sniffing, HTTPS only, no referrer. The page policy and the headers only documents use would
+  // add ~700 bytes to each one, about 4% of a catalogue page's reply.
+  const apiHeaders = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+    xFrameOptions: { action: "deny" },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
   app.addHook("onRequest", (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+    (isApiCall(request.url) && !request.routeOptions.config.page ? apiHeaders : pageHeaders)(
+      request.raw,
+      reply.raw,
+      (error?: unknown) => done(error as Error | undefined),
+    ),
   );
   refuseAmbiguousInput(app);
   const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);

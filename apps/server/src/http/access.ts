@@ -19,6 +19,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Required on every /api route: the server refuses to start without it. */
     access?: Access;
+    /** An HTML page under /api (the newsletter's unsubscribe link): the page's security headers, not the API's. */
+    page?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in caller of a `user` or `admin` route; null on public routes. */
@@ -32,7 +34,10 @@ declare module "fastify" {
 
 const isApi = (url: string) => url === "/api" || url.startsWith("/api/");
 /** The OpenAPI document and its UI are registered by a plugin and are public by nature. */
-const isDocs = (url: string) => url === "/api/docs" || url.startsWith("/api/docs/");
+const isDocs = (url: string) => url === "/api/docs" || /^\/api\/docs[/?]/.test(url);
+
+/** A reply of the API (a request's URL, query included), not a page: the OpenAPI UI is a page. */
+export const isApiCall = (url: string) => isApi(url) && !isDocs(url);
 
 /**
  * Route guards by declaration: each /api route says who may call it in its options

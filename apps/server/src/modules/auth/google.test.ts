@@ -163,7 +163,8 @@ describe("POST /api/google/login", () => {
     const reply = await t.app.inject({ url: "/api/auth/options" });
     expect(reply.json()).toEqual({ googleClientId: CLIENT_ID });
     // The page may then load Google's sign-in script.
-    const csp = String(reply.headers["content-security-policy"]);
+    const page = await t.app.inject({ url: "/login" });
+    const csp = String(page.headers["content-security-policy"]);
     expect(csp).toContain("https://accounts.google.com/gsi/client");
   });
 });
@@ -179,7 +180,9 @@ describe("without GOOGLE_CLIENT_ID", () => {
         payload: { tokenId: await idToken("grace@gmail.test") },
       });
       expect(reply.statusCode).toBe(404);
-      const csp = String(reply.headers["content-security-policy"]);
+      const page = await plain.app.inject({ url: "/login" });
+      const csp = String(page.headers["content-security-policy"]);
+      expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain("accounts.google.com");
     } finally {
       await plain.close();

@@ -122,7 +122,7 @@ export function newsletterRoutes({ db, config, notifyMail }: NewsletterRoutesDep
     app.get(
       "/newsletter/unsubscribe",
       {
-        config: { access: "public" },
+        config: { access: "public", page: true },
         schema: {
           tags: ["newsletter"],
           summary: "The unsubscribe link's page: asks to confirm",
@@ -148,7 +148,7 @@ export function newsletterRoutes({ db, config, notifyMail }: NewsletterRoutesDep
     app.post(
       "/newsletter/unsubscribe",
       {
-        config: { access: "public" },
+        config: { access: "public", page: true },
         schema: {
           tags: ["newsletter"],
           summary: "Unsubscribe the address of a signed unsubscribe token",
