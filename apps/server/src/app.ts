@@ -9,6 +9,7 @@ import type { Db } from "./db/client";
 import { guardRoutes, isApiCall, type Identify } from "./http/access";
 import { startMailWorker } from "./integrations/mail/worker";
 import { handleError } from "./http/error-handler";
+import { finishHandlersOnClose } from "./http/in-flight";
 import { refuseAmbiguousInput } from "./http/input-rules";
 import { readCaller } from "./modules/auth/access-token";
 import { demoLogStream } from "./http/demo-log";
@@ -123,6 +124,7 @@ export async function buildApp(
   refuseAmbiguousInput(app);
   const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);
   guardRoutes(app, identify);
+  finishHandlersOnClose(app);
 
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
