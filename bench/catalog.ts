@@ -6,10 +6,11 @@
  * Writes one section per database and size to docs/benchmarks.md.
  *
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://voltio:voltio@127.0.0.1:5432/postgres.
- * Knobs: BENCH_DATABASES (pglite,postgres), BENCH_PRODUCTS, BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),
- * BENCH_CONNECTIONS (50), BENCH_ROUNDS (2: the floor and uncached Voltio take turns per scenario, and each keeps
- * its best round); a run with other timings, or under 10,000 products, is a smoke run that leaves
- * docs/benchmarks.md alone (BENCH_REPORT=true/false overrides). A run with errors writes nothing and exits 1.
+ * Knobs: BENCH_DATABASES (pglite,postgres), BENCH_PRODUCTS, BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2),
+ * BENCH_CONNECTIONS (50), BENCH_ROUNDS (5: rounds of one floor and one uncached Voltio measurement per scenario,
+ * in alternating order; the ratio is the median of the rounds' ratios); a run with other timings, or under
+ * 10,000 products, is a smoke run that leaves docs/benchmarks.md alone (BENCH_REPORT=true/false overrides).
+ * A run with errors writes nothing and exits 1.
  */
 import { cpSync, rmSync } from "node:fs";
 import { cpus } from "node:os";
@@ -21,10 +22,10 @@ import { startBenchServer, type BenchServer } from "./server";
 import { freshDemoDatabase, freshDemoDataDir, knob, reportWanted, serverEnv } from "./setup";
 
 const PRODUCTS = knob("BENCH_PRODUCTS", 100_000, 59);
-const DURATION = knob("BENCH_SECONDS", 10, 1);
+const DURATION = knob("BENCH_SECONDS", 5, 1);
 const WARMUP = knob("BENCH_WARMUP_SECONDS", 2, 1);
 const CONNECTIONS = knob("BENCH_CONNECTIONS", 50, 1);
-const ROUNDS = knob("BENCH_ROUNDS", 2, 1);
+const ROUNDS = knob("BENCH_ROUNDS", 5, 1);
 const REPORT =
   reportWanted(["BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONNECTIONS", "BENCH_ROUNDS"]) &&
   (process.env.BENCH_REPORT === "true" || PRODUCTS >= 10_000);
@@ -112,7 +113,24 @@ async function measure(server: BenchServer, path: string): Promise<Measurement> 
 type Setup = "floor" | "uncached" | "cached";
 interface Row {
   scenario: string;
+  /** Each server's median round by req/s (with that round's latencies) and all rounds' errors. */
   results: Partial<Record<Setup, Measurement>>;
+  /** Uncached Voltio's req/s ÷ the floor's, round by round. */
+  ratios: number[];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+/** The round with the median req/s, carrying the errors of all rounds. */
+function medianRound(measurements: Measurement[]): Measurement {
+  const middle = median(measurements.map((m) => m.requestsPerSecond));
+  return {
+    ...measurements.find((m) => m.requestsPerSecond === middle)!,
+    errors: measurements.reduce((sum, m) => sum + m.errors, 0),
+  };
 }
 
 async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
@@ -128,15 +146,12 @@ async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
     ...env,
     CATALOG_CACHE_TTL_SECONDS: String(cacheSeconds),
   });
-  const rows: Row[] = scenarios.map((scenario) => ({ scenario: scenario.name, results: {} }));
-  const keepBest = (row: Row, setup: Setup, measurement: Measurement) => {
-    const kept = row.results[setup];
-    if (!kept || measurement.errors > 0 || measurement.requestsPerSecond > kept.requestsPerSecond)
-      row.results[setup] = measurement;
-  };
+  const rows: Row[] = scenarios.map((scenario) => ({ scenario: scenario.name, results: {}, ratios: [] }));
 
-  // The floor and uncached Voltio run side by side, each measured alone in turn, scenario by scenario and
-  // BENCH_ROUNDS times: a machine that drifts during the run drifts for both, and each keeps its best round.
+  // The floor and uncached Voltio run side by side, each measured alone in turn, scenario by scenario, in
+  // BENCH_ROUNDS rounds of one measurement each (floor first, then Voltio first, and so on). This machine's
+  // speed drifts by up to 30% between rounds: a ratio within a round compares like with like, and the median
+  // of the rounds' ratios is not moved by one slow or fast round (the best round of each was).
   const floor = await startBenchServer(floorEnv, { entry: "bench/floor-server.ts" });
   const uncached = await startBenchServer(voltioEnv(0)).catch(async (error: unknown) => {
     await floor.stop();
@@ -154,17 +169,25 @@ async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
         if (floorBody !== voltioBody)
           throw new Error(`the floor and Voltio send different replies to ${scenario.path}`);
       }
+      const rounds: Record<"floor" | "uncached", Measurement[]> = { floor: [], uncached: [] };
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [setup, server] of [
+        const turns = [
           ["floor", floor],
           ["uncached", uncached],
-        ] as const) {
+        ] as const;
+        for (const [setup, server] of round % 2 === 0 ? turns : [...turns].reverse()) {
           if (setup === "floor" && !scenario.floor) continue;
           const measurement = await measure(server, scenario.path);
           console.log(kind, setup, scenario.name, `round ${round + 1}`, measurement);
-          keepBest(rows[index]!, setup, measurement);
+          rounds[setup].push(measurement);
         }
+        if (scenario.floor)
+          rows[index]!.ratios.push(
+            rounds.uncached[round]!.requestsPerSecond / rounds.floor[round]!.requestsPerSecond,
+          );
       }
+      if (scenario.floor) rows[index]!.results.floor = medianRound(rounds.floor);
+      rows[index]!.results.uncached = medianRound(rounds.uncached);
     }
   } finally {
     await Promise.all([floor.stop(), uncached.stop()]);
@@ -176,7 +199,7 @@ async function benchmark(kind: "pglite" | "postgres"): Promise<Row[]> {
     for (const [index, scenario] of scenarios.entries()) {
       const measurement = await measure(cached, scenario.path);
       console.log(kind, "cached", scenario.name, measurement);
-      keepBest(rows[index]!, "cached", measurement);
+      rows[index]!.results.cached = measurement;
     }
   } finally {
     await cached.stop();
@@ -190,12 +213,14 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 function report(kind: "pglite" | "postgres", rows: Row[]): void {
   const cell = (m: Measurement | undefined) =>
     m ? `${m.requestsPerSecond} | ${m.p50} | ${m.p99}` : "– | – | –";
-  const lines = rows.map(({ scenario, results: { floor, uncached, cached } }) =>
+  const lines = rows.map(({ scenario, results: { floor, uncached, cached }, ratios }) =>
     [
       scenario,
       cell(floor),
       cell(uncached),
-      floor && uncached ? `${ratio(uncached.requestsPerSecond, floor.requestsPerSecond)}×` : "–",
+      ratios.length > 0
+        ? `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
+        : "–",
       uncached ? `${ratio(uncached.p99, Math.max(uncached.p50, 1))}×` : "–",
       cell(cached),
     ].join(" | "),
@@ -214,9 +239,11 @@ function report(kind: "pglite" | "postgres", rows: Row[]): void {
       `one process, measured alone with autocannon (${CONNECTIONS} connections, ${DURATION} s per row after ${WARMUP} s of warm-up) on the`,
       `same cores. Floor: bench/floor-server.ts (node:http + the driver, the listing's statements, byte-identical`,
       `replies; it has no search). Uncached: CATALOG_CACHE_TTL_SECONDS=0 (counts stay cached, as in production).`,
-      `The floor and uncached Voltio take turns per request, ${ROUNDS} rounds; each row is a server's best round.`,
+      `The floor and uncached Voltio take turns per request, ${ROUNDS} rounds, each round one measurement of each in`,
+      "alternating order; req/s and latencies are each server's median round, '÷ floor' the median of the rounds'",
+      "ratios (lowest–highest round in brackets).",
       "",
-      "| request | floor req/s | p50 ms | p99 ms | uncached req/s | p50 ms | p99 ms | ÷ floor | p99 ÷ p50 | cached req/s | p50 ms | p99 ms |",
+      "| request | floor req/s | p50 ms | p99 ms | uncached req/s | p50 ms | p99 ms | ÷ floor (rounds) | p99 ÷ p50 | cached req/s | p50 ms | p99 ms |",
       "|---|---|---|---|---|---|---|---|---|---|---|---|",
       ...lines.map((line) => `| ${line} |`),
       "",

@@ -117,9 +117,11 @@ async function listing(params: URLSearchParams): Promise<string> {
     total = row!.total as number;
     counts.set(shape + JSON.stringify(values), total);
   }
+  // Named as Voltio names it: not with a price range, which PostgreSQL must plan with its values.
+  const named = params.get("minPrice") === null && params.get("maxPrice") === null;
   const ids = (
     await query(
-      `floor_page_${Buffer.from(shape).toString("base64url").slice(-40)}`,
+      named ? `floor_page_${Buffer.from(shape).toString("base64url").slice(-40)}` : "",
       `select id from products where ${where} order by ${orderBy} limit $${values.length + 1} offset $${values.length + 2}`,
       [...values, limit, (page - 1) * limit],
     )
