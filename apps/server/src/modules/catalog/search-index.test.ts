@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { products } from "../../db/schema";
 import { rawQuery } from "../../db/raw";
@@ -88,6 +88,26 @@ describe("LiveSearchIndex", () => {
     const rebuilt = await live.get(run);
     expect(rebuilt).not.toBe(before);
     expect(search(rebuilt, "renamed")).toEqual([sold]);
+  });
+
+  it("is read again in the background once older than its refresh time, and never with no refresh time", async () => {
+    const run = rawQuery(t.database.db);
+    const refreshed = new LiveSearchIndex(60_000);
+    const never = new LiveSearchIndex(Infinity);
+    const [first, kept] = [await refreshed.get(run), await never.get(run)];
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      // The search that finds it old still gets it; the next ones get the index read again.
+      expect(await refreshed.get(run)).toBe(first);
+      await vi.waitFor(async () => expect(await refreshed.get(run)).not.toBe(first));
+      vi.setSystemTime(Date.now() + 86_400_000);
+      expect(await never.get(run)).toBe(kept);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await never.get(run)).toBe(kept);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers a search the same whatever was searched before, in every order", async () => {
