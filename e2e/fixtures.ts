@@ -174,8 +174,8 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
     .waitForFunction(
       () =>
         document.querySelectorAll('[data-sonner-toast][data-mounted="false"]').length === 0 &&
-        [...document.querySelectorAll("[data-sonner-toast], [data-sonner-toast] > *")].every((element) =>
-          ["0", "1"].includes(getComputedStyle(element).opacity),
+        Array.from(document.querySelectorAll("[data-sonner-toast], [data-sonner-toast] > *")).every(
+          (element) => ["0", "1"].includes(getComputedStyle(element).opacity),
         ) &&
         document
           .getAnimations()
