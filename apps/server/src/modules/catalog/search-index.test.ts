@@ -100,7 +100,7 @@ describe("LiveSearchIndex", () => {
       vi.setSystemTime(Date.now() + 61_000);
       // The search that finds it old still gets it; the next ones get the index read again.
       expect(await refreshed.get(run)).toBe(first);
-      await vi.waitFor(async () => expect(await refreshed.get(run)).not.toBe(first));
+      await vi.waitFor(async () => expect(await refreshed.get(run)).not.toBe(first), { timeout: 5000 });
       vi.setSystemTime(Date.now() + 86_400_000);
       expect(await never.get(run)).toBe(kept);
       await new Promise((resolve) => setTimeout(resolve, 100));
