@@ -171,10 +171,15 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
   // one, so there may be no running transition yet (CI read a title mid-fade twice).
   // Endless animations (skeletons, spinners) don't count, and a page that never settles is audited anyway.
   // A toast closes itself after 2 s (SPEC.md), which can fall in the middle of the audit and fade its text
-  // under axe (CI failed so, with the text at half its colour): the pointer on it holds it open, as sonner
-  // does for a person reading it.
-  const toast = page.locator("[data-sonner-toast]").first();
-  if ((await toast.count()) > 0) await toast.hover({ timeout: 1000 }).catch(() => {});
+  // under axe (CI failed so, with the text at 70% of its colour): the pointer on it holds it open, as sonner
+  // does for a person reading it. Moved there directly: hover() first waits for a toast still sliding in to
+  // stop moving, which under load outlasted its timeout.
+  const box = await page
+    .locator("[data-sonner-toast]")
+    .first()
+    .boundingBox({ timeout: 500 })
+    .catch(() => null);
+  if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page
     .waitForFunction(
       () =>
