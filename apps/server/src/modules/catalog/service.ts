@@ -370,13 +370,7 @@ async function rowsInOrder(run: RawQuery, ids: number[]): Promise<ProductRow[]> 
     `select ${PRODUCT_COLUMNS} from products p where p.id = any($1::int[])`,
     [ids],
   );
-  const byId = new Map(rows.map((values) => [values[0], values]));
-  const inOrder: ProductRow[] = [];
-  for (const id of ids) {
-    const values = byId.get(id);
-    if (values) inOrder.push(productRow(values));
-  }
-  return inOrder;
+  return inOrderOf(ids, rows.map(productRow));
 }
 
 export async function getProduct(
