@@ -1,12 +1,17 @@
 /**
- * `npm run bench:checkout` (issue 10 point 9): the money path under contention. On a fresh demo database in
- * PostgreSQL, BENCH_SHOPPERS shoppers run checkouts concurrently against the real server, each over HTTP as
- * the web app and a browser do: add to cart → POST /api/order/bulk → POST /api/sandbox/pay → the sandbox card
- * page approves 4242 4242 4242 4242 → GET /api/sandbox/feedback. 80% of the adds go to 3 "hot" products
- * whose stock is low, so they sell out during the run: a 409 on add or bulk order is an expected answer, and
- * so is a paid checkout that ends `refund_needed` (someone else took the last unit first). Afterwards the
- * database must account for every unit: per product, the stock taken equals the units of finished orders,
- * and nothing is oversold. Writes the results to docs/benchmarks.md.
+ * `npm run bench:checkout` (issue 10 point 9, issue 21 point 2): the money path under contention. On a fresh
+ * demo database in PostgreSQL, against the real server over HTTP as the web app and a browser do:
+ * 1. The last units: BENCH_LAST_BUYERS shoppers (200) each 'buy now' one unit of a product with
+ *    BENCH_LAST_UNITS (10) left, then all press Pay at once: exactly that many checkouts hold a unit, every
+ *    other buyer is told 409 "Only N left"/"Out of stock" before paying, the holders pay, and no payment
+ *    needs a refund.
+ * 2. The steady run: BENCH_SHOPPERS shoppers run checkouts concurrently: 'buy now' (POST /api/order pending)
+ *    → POST /api/sandbox/pay → the sandbox card page approves 4242 4242 4242 4242 → GET /api/sandbox/feedback.
+ *    80% go to 3 "hot" products whose stock is low, so they sell out during the run: a 409 on the add or on
+ *    Pay is an expected answer (the shopper then removes the line); a paid checkout that ends
+ *    `refund_needed` would be money taken for goods that are gone, and is counted.
+ * Afterwards the database must account for every unit: per product, stock + units sold + units held =
+ * initial, and nothing is oversold; every approved payment paid its checkout. Writes docs/benchmarks.md.
  *
  * PostgreSQL as for bench:catalog: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the .ci/run role. Knobs
  * for a smoke run (which leaves docs/benchmarks.md alone): BENCH_SHOPPERS (50), BENCH_SECONDS (20),
@@ -26,13 +31,22 @@ const SHOPPERS = knob("BENCH_SHOPPERS", 50, 1);
 const DURATION = knob("BENCH_SECONDS", 20, 1);
 const CHECKOUTS = knob("BENCH_CHECKOUTS", Infinity, 1);
 const HOT_STOCK = knob("BENCH_HOT_STOCK", 100, 1);
-const REPORT = reportWanted(["BENCH_SHOPPERS", "BENCH_SECONDS", "BENCH_CHECKOUTS", "BENCH_HOT_STOCK"]);
+const REPORT = reportWanted([
+  "BENCH_SHOPPERS",
+  "BENCH_SECONDS",
+  "BENCH_CHECKOUTS",
+  "BENCH_HOT_STOCK",
+  "BENCH_LAST_BUYERS",
+  "BENCH_LAST_UNITS",
+]);
 const HOT_PRODUCTS = 3;
 const HOT_SHARE = 0.8;
 /** The other products never run out: their checkouts measure the path without the race. */
 const COLD_STOCK = 1_000_000;
 const CARD = { number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" };
-const STEPS = ["add", "bulk", "pay", "card", "feedback"] as const;
+const STEPS = ["add", "pay", "card", "feedback"] as const;
+const LAST_BUYERS = knob("BENCH_LAST_BUYERS", 200, 1);
+const LAST_UNITS = knob("BENCH_LAST_UNITS", 10, 1);
 type Step = (typeof STEPS)[number];
 
 interface Stats {
@@ -40,15 +54,15 @@ interface Stats {
   approved: number;
   refundNeeded: number;
   addSoldOut: number;
-  bulkSoldOut: number;
+  payRefused: number;
   errors: string[];
 }
 const newStats = (): Stats => ({
-  latencies: { add: [], bulk: [], pay: [], card: [], feedback: [] },
+  latencies: { add: [], pay: [], card: [], feedback: [] },
   approved: 0,
   refundNeeded: 0,
   addSoldOut: 0,
-  bulkSoldOut: 0,
+  payRefused: 0,
   errors: [],
 });
 
@@ -68,12 +82,12 @@ const { rows: productRows } = await db.query<{ id: number }>(
   "select id from products where deleted_at is null order by id",
 );
 const hot = productRows.slice(0, HOT_PRODUCTS).map((row) => row.id);
-const cold = productRows.slice(HOT_PRODUCTS).map((row) => row.id);
-await db.query("update products set stock = case when id = any($1) then $2::int else $3::int end", [
-  hot,
-  HOT_STOCK,
-  COLD_STOCK,
-]);
+const lastUnits = productRows[HOT_PRODUCTS]!.id;
+const cold = productRows.slice(HOT_PRODUCTS + 1).map((row) => row.id);
+await db.query(
+  "update products set stock = case when id = any($1) then $2::int when id = $3 then $4::int else $5::int end",
+  [hot, HOT_STOCK, lastUnits, LAST_UNITS, COLD_STOCK],
+);
 const initialStock = new Map(
   (await db.query<{ id: number; stock: number }>("select id, stock from products")).rows.map((row) => [
     row.id,
@@ -161,36 +175,42 @@ function soldOut(reply: Reply, productId: number): boolean {
   return true;
 }
 
-async function checkout({ token }: Shopper, productId: number, stats: Stats): Promise<void> {
+/** 'Buy now' of one unit: the line's id, or null when the product is sold out. */
+async function buyNow(token: string, productId: number, stats: Stats): Promise<number | null> {
   const added = await step(stats, "add", "POST", "/api/order", {
     token,
-    json: { status: "inCart", productId, amount: 1 },
+    json: { status: "pending", productId, amount: 1 },
   });
-  if (soldOut(added, productId)) return void stats.addSoldOut++;
-  expectStatus(added, 201, "add to cart");
-  const lineId = (JSON.parse(added.body) as { id: number }).id;
+  if (soldOut(added, productId)) return (void stats.addSoldOut++, null);
+  expectStatus(added, 201, "buy now");
+  return (JSON.parse(added.body) as { id: number }).id;
+}
 
-  const bulk = await step(stats, "bulk", "POST", "/api/order/bulk", { token, json: { orderIds: [lineId] } });
-  if (soldOut(bulk, productId)) {
-    stats.bulkSoldOut++;
-    return expectStatus(await request("DELETE", `/api/order/${lineId}`, { token }), 200, "drop cart line");
-  }
-  expectStatus(bulk, 201, "bulk order");
-
-  const pay = await step(stats, "pay", "POST", "/api/sandbox/pay", { token, json: { baseURL: server.base } });
-  expectStatus(pay, 200, "pay");
-  const { init_point } = JSON.parse(pay.body) as { init_point: string };
-
-  const card = await step(stats, "card", "POST", new URL(init_point).pathname, { form: CARD });
+/** The card page approves, the return page asks the store: the outcome. */
+async function payWithCard(token: string, initPoint: string, stats: Stats): Promise<string> {
+  const card = await step(stats, "card", "POST", new URL(initPoint).pathname, { form: CARD });
   expectStatus(card, 303, "card page");
   const returned = new URL(card.location ?? "");
-
   const feedback = await step(stats, "feedback", "GET", `/api/sandbox/feedback${returned.search}`, { token });
   expectStatus(feedback, 200, "feedback");
   const { Status } = JSON.parse(feedback.body) as { Status: string };
   if (Status === "approved") stats.approved++;
   else if (Status === "refund_needed") stats.refundNeeded++;
   else throw new Unexpected(`feedback: Status ${Status}`);
+  return Status;
+}
+
+async function checkout({ token }: Shopper, productId: number, stats: Stats): Promise<void> {
+  const lineId = await buyNow(token, productId, stats);
+  if (lineId === null) return;
+  const pay = await step(stats, "pay", "POST", "/api/sandbox/pay", { token, json: { baseURL: server.base } });
+  if (soldOut(pay, productId)) {
+    // Told before paying: the shopper takes the line back and shops on.
+    stats.payRefused++;
+    return expectStatus(await request("DELETE", `/api/order/${lineId}`, { token }), 200, "drop the line");
+  }
+  expectStatus(pay, 200, "pay");
+  await payWithCard(token, (JSON.parse(pay.body) as { init_point: string }).init_point, stats);
 }
 
 async function attempt(shopper: Shopper, productId: number, stats: Stats): Promise<void> {
@@ -206,12 +226,52 @@ const pick = (ids: number[]) => ids[Math.floor(Math.random() * ids.length)]!;
 
 // --- the measurement: shoppers, a warm-up (one checkout each on a plentiful product, not counted), the run
 
-async function measure() {
+async function newShoppers(count: number, first: number) {
   const shoppers: Shopper[] = [];
-  for (let index = 0; index < SHOPPERS; index += 4) {
-    const batch = Array.from({ length: Math.min(4, SHOPPERS - index) }, (_, i) => newShopper(index + i));
+  for (let index = 0; index < count; index += 4) {
+    const batch = Array.from({ length: Math.min(4, count - index) }, (_, i) => newShopper(first + index + i));
     shoppers.push(...(await Promise.all(batch)));
   }
+  return shoppers;
+}
+
+/** Phase 1: every buyer presses Pay for one of the last units at once. */
+async function lastUnitsRace() {
+  const buyers = await newShoppers(LAST_BUYERS, 100_000);
+  const stats = newStats();
+  for (const buyer of buyers) await buyNow(buyer.token, lastUnits, stats);
+  const started = await Promise.all(
+    buyers.map((buyer) =>
+      request("POST", "/api/sandbox/pay", { token: buyer.token, json: { baseURL: server.base } }),
+    ),
+  );
+  const held = started.flatMap((reply, index) => (reply.status === 200 ? [index] : []));
+  const told = started.filter(
+    (reply) => reply.status === 409 && /Only \d+ left|Out of stock/.test(reply.body),
+  );
+  const outcomes = await Promise.all(
+    held.map((index) =>
+      payWithCard(
+        buyers[index]!.token,
+        (JSON.parse(started[index]!.body) as { init_point: string }).init_point,
+        stats,
+      ),
+    ),
+  );
+  return {
+    buyers,
+    held: held.length,
+    told: told.length,
+    other: started.length - held.length - told.length,
+    paid: outcomes.filter((status) => status === "approved").length,
+    refunds: outcomes.filter((status) => status === "refund_needed").length,
+  };
+}
+
+async function measure() {
+  const last = await lastUnitsRace();
+  console.log(last);
+  const shoppers = await newShoppers(SHOPPERS, 0);
   console.log(`${SHOPPERS} shoppers ready; hot products ${hot.join(", ")} with ${HOT_STOCK} units each`);
 
   const warmup = newStats();
@@ -231,45 +291,63 @@ async function measure() {
   const elapsed = (performance.now() - runStarted) / 1000;
   const cpu = cpuShares(cpuBefore, cpuTimes(), elapsed);
   server.assertRunning();
-  return { shoppers, warmup, run, elapsed, cpu };
+  return { shoppers: [...last.buyers, ...shoppers], last, warmup, run, elapsed, cpu };
 }
 
-const { shoppers, warmup, run, elapsed, cpu } = await measure().finally(async () => {
+const { shoppers, last, warmup, run, elapsed, cpu } = await measure().finally(async () => {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-// --- the books: every unit taken is a finished order's, none below zero, none sold twice
+// --- the books: stock + sold + held = initial on every product, none below zero, every payment accounted for
 
 const benchUsers = shoppers.map((shopper) => shopper.id);
-const { rows: books } = await db.query<{ id: number; stock: number; finished: number }>(
-  `select p.id, p.stock, coalesce(sum(o.amount) filter (where o.status = 'finished'), 0)::int as finished
-   from products p left join orders o on o.product_id = p.id and o.user_id = any($1)
-   group by p.id order by p.id`,
+const { rows: books } = await db.query<{ id: number; stock: number; sold: number; held: number }>(
+  `select p.id, p.stock,
+     coalesce((select sum(o.amount) from orders o where o.product_id = p.id and o.user_id = any($1)
+       and o.status = 'finished'), 0)::int as sold,
+     coalesce((select sum(h.units) from stock_holds h where h.product_id = p.id and h.expires_at > now()), 0)::int as held
+   from products p order by p.id`,
   [benchUsers],
 );
 const { rows: checkoutRows } = await db.query<{ status: string; n: number }>(
   "select status, count(*)::int as n from checkouts where user_id = any($1) group by status",
   [benchUsers],
 );
+const {
+  rows: [money],
+} = await db.query<{ unaccounted: number; refunds: number }>(
+  `select
+     (select count(*) from payments p join checkouts c on c.id = p.checkout_id
+       where p.status = 'approved' and not (c.status = 'paid' and c.payment_id = p.provider_payment_id)
+         and p.refunded_cents + coalesce((select sum(r.amount_cents) from refunds r
+           where r.payment_id = p.id and r.status = 'pending'), 0) < p.amount_cents)::int as unaccounted,
+     (select count(*) from refunds)::int as refunds`,
+);
 await db.end();
 
 const problems: string[] = [];
 let oversold = 0;
-for (const { id, stock, finished } of books) {
+for (const { id, stock, sold, held } of books) {
   const initial = initialStock.get(id)!;
-  oversold += Math.max(0, finished - initial);
+  oversold += Math.max(0, sold - initial);
   if (stock < 0) problems.push(`product ${id}: stock ${stock}`);
-  if (initial - stock !== finished)
-    problems.push(`product ${id}: ${initial - stock} units taken from stock, ${finished} finished`);
+  if (stock + sold + held !== initial)
+    problems.push(`product ${id}: stock ${stock} + sold ${sold} + held ${held} ≠ ${initial}`);
 }
 const checkoutsIn = (status: string) => checkoutRows.find((row) => row.status === status)?.n ?? 0;
-if (checkoutsIn("paid") !== warmup.approved + run.approved)
-  problems.push(`${checkoutsIn("paid")} paid checkouts, ${warmup.approved + run.approved} approved replies`);
-if (checkoutsIn("refund_needed") !== warmup.refundNeeded + run.refundNeeded)
-  problems.push(
-    `${checkoutsIn("refund_needed")} refund_needed checkouts, ${warmup.refundNeeded + run.refundNeeded} replies`,
-  );
+const approvedReplies = last.paid + warmup.approved + run.approved;
+if (checkoutsIn("paid") !== approvedReplies)
+  problems.push(`${checkoutsIn("paid")} paid checkouts, ${approvedReplies} approved replies`);
+if (money!.unaccounted > 0)
+  problems.push(`${money!.unaccounted} approved payments neither paid nor refunded`);
+if (
+  last.held !== LAST_UNITS ||
+  last.paid !== LAST_UNITS ||
+  last.told !== LAST_BUYERS - LAST_UNITS ||
+  last.other
+)
+  problems.push(`the last ${LAST_UNITS} units: ${JSON.stringify({ ...last, buyers: undefined })}`);
 
 // --- the results
 
@@ -296,7 +374,8 @@ console.log({
   checkoutsPerSecond: perSecond.toFixed(1),
   refundNeeded: run.refundNeeded,
   addSoldOut: run.addSoldOut,
-  bulkSoldOut: run.bulkSoldOut,
+  payRefused: run.payRefused,
+  refunds: money!.refunds,
   hotSoldOutAt: soldOutTimes.join(", "),
   errors: warmup.errors.length + run.errors.length,
   oversold,
@@ -320,7 +399,7 @@ replaceSection(
   "Checkout",
   [
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:checkout\`: ${SHOPPERS} shoppers at once for ${elapsed.toFixed(1)} s,`,
-    "each running checkouts over HTTP (add to cart → bulk order → pay → sandbox card page → feedback) against",
+    "each running checkouts over HTTP ('buy now' → pay → sandbox card page → feedback) against",
     `the real server (one process, 10 database connections) on a fresh demo database in PostgreSQL, all on this`,
     `machine (${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.version}). ${Math.round(HOT_SHARE * 100)}% of the adds go to ${HOT_PRODUCTS} hot products with`,
     `${HOT_STOCK} units each (sold out after ${soldOutTimes.join(", ")}), the rest to the other ${cold.length}, which never run out.`,
@@ -329,11 +408,13 @@ replaceSection(
     "|---|---|---|---|---|",
     ...rows.map((row) => `| ${row.step} | ${row.requests} | ${row.p50} | ${row.p99} | ${row.share}% |`),
     "",
+    `- **The last ${LAST_UNITS} units, ${LAST_BUYERS} buyers pressing Pay at once: ${last.held} held and ${last.paid} paid, ${last.told} told`,
+    `  "Only N left"/"Out of stock" before paying, ${last.refunds} refunds.**`,
     `- **${perSecond.toFixed(1)} checkouts/s** completed (${run.approved} approved).`,
-    `- ${run.refundNeeded} paid checkouts ended \`refund_needed\` (the last units went to another buyer first);`,
-    `  ${run.addSoldOut} adds and ${run.bulkSoldOut} bulk orders were refused with 409 (sold out).`,
-    "- Errors: 0. **Oversold: 0** — on every product, the stock taken equals the units of finished orders, none",
-    "  below zero, and the paid and `refund_needed` checkouts match the replies.",
+    `- ${run.refundNeeded} paid checkouts ended \`refund_needed\`; ${run.addSoldOut} 'buy now' and ${run.payRefused} Pays were refused`,
+    `  with 409 before any payment (sold out, or held by other buyers); ${money!.refunds} refunds in all.`,
+    "- Errors: 0. **Oversold: 0** — on every product stock + sold + held = initial, none below zero; every",
+    "  approved payment paid its checkout, and the paid checkouts match the replies.",
     `- CPU over the run (/proc): ${cpu} (anything else the machine ran).`,
   ].join("\n"),
 );

@@ -28,10 +28,21 @@ import { reviewRoutes } from "./modules/reviews/routes";
 import { statsRoutes } from "./modules/stats/routes";
 import { createPaymentProvider } from "./integrations/payments/providers";
 import { sandboxPageRoutes } from "./integrations/payments/sandbox";
+import type { PaymentProvider } from "./integrations/payments/provider";
+import { startPaymentsWorker, type PaymentsWorker } from "./modules/payments/worker";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
 import { userRoutes } from "./modules/users/routes";
 import { webRoutes } from "./modules/web/routes";
 import { loadShell } from "./modules/web/shell";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Sends due refunds and re-checks open checkouts (tests call its runOnce). */
+    paymentsWorker: PaymentsWorker;
+    /** The provider PAYMENT_PROVIDER names, as the payment routes use it. */
+    paymentProvider: PaymentProvider;
+  }
+}
 
 export type App = FastifyInstance;
 
@@ -43,12 +54,14 @@ export interface AppOptions {
    * runOnce()). It stops when the app closes.
    */
   mailWorker?: boolean;
+  /** The sandbox provider notifies the store's webhook of each payment (default: with the mail worker). */
+  sandboxNotifications?: boolean;
 }
 
 export async function buildApp(
   config: Config,
   db: Db,
-  { now, mailWorker = false }: AppOptions = {},
+  { now, mailWorker = false, sandboxNotifications = mailWorker }: AppOptions = {},
 ): Promise<App> {
   const app = Fastify({
     logger:
@@ -156,6 +169,23 @@ export async function buildApp(
     await mail?.stop();
   });
   const notifyMail = () => mail?.notify();
+  // Refunds and re-checks run in every process (claimed with SKIP LOCKED); tests drive them with runOnce.
+  const paymentsWorker = startPaymentsWorker({
+    db,
+    provider: paymentProvider,
+    log: app.log,
+    pollMs: config.paymentsPollMs,
+    background: mailWorker,
+    onSettled: (settled) => {
+      if (settled.mailed) notifyMail();
+      if (settled.stockTaken) catalogCache.stockOrRatingsChanged();
+    },
+  });
+  app.decorate("paymentsWorker", paymentsWorker);
+  app.decorate("paymentProvider", paymentProvider);
+  app.addHook("onClose", async () => {
+    await paymentsWorker.stop();
+  });
   await app.register(
     async (api) => {
       await api.register(
@@ -182,6 +212,7 @@ export async function buildApp(
           now,
           notifyMail,
           onStockChange: () => catalogCache.stockOrRatingsChanged(),
+          notifyRefunds: () => paymentsWorker.notify(),
         }),
       );
       await api.register(
@@ -202,12 +233,22 @@ export async function buildApp(
           publicUrl: config.publicUrl,
           notifyMail,
           onStockChange: () => catalogCache.stockOrRatingsChanged(),
+          holdSeconds: config.stockHoldSeconds,
+          notifyRefunds: () => paymentsWorker.notify(),
         }),
       );
     },
     { prefix: "/api" },
   );
-  if (paymentProvider.name === "sandbox") await app.register(sandboxPageRoutes({ db }));
+  // The sandbox's card page, and its notifications to the store's own webhook at its public address.
+  if (config.payments.provider === "sandbox")
+    await app.register(
+      sandboxPageRoutes({
+        db,
+        webhookUrl: sandboxNotifications ? `${config.publicUrl}/api/sandbox/webhook` : undefined,
+        webhookSecret: config.payments.webhookSecret,
+      }),
+    );
   await app.register(illustrationRoutes());
   await app.register(uploadedFileRoutes({ config }));
   await app.register(webRoutes({ db, config, catalogCache, now }, shell));

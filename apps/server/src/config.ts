@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
@@ -117,6 +117,10 @@ const environmentSchema = z.object({
     "must be the signing secret of the store's webhook endpoint in the Stripe dashboard (whsec_…)",
   ),
   STRIPE_API_URL: apiAddress("https://api.stripe.com"),
+  SANDBOX_WEBHOOK_SECRET: optionalText.refine(
+    (secret) => secret === undefined || secret.length >= 16,
+    "must be at least 16 characters (openssl rand -base64 32), or unset to derive it from JWT_SECRET",
+  ),
   STORE_TIMEZONE: z
     .string()
     .default("UTC")
@@ -126,6 +130,10 @@ const environmentSchema = z.object({
   DEMO: booleanFlag,
   CATALOG_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 30),
   CATALOG_COUNT_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 60),
+  /** How long a checkout keeps its units from other shoppers while its buyer pays. */
+  STOCK_HOLD_SECONDS: wholeNumber(10, 86_400, 900),
+  /** How often the payments worker sends due refunds and re-checks open checkouts (0: never on a timer). */
+  PAYMENTS_POLL_MS: wholeNumber(0, 3_600_000, 30_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: z
@@ -198,6 +206,8 @@ export interface Config {
   demo: boolean;
   catalogCacheTtlSeconds: number;
   catalogCountCacheTtlSeconds: number;
+  stockHoldSeconds: number;
+  paymentsPollMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
   webDist: string;
   /** Fastify's trustProxy: client IPs (rate limits) come from X-Forwarded-For only behind a known proxy. */
@@ -226,7 +236,11 @@ export interface Config {
 }
 
 export type PaymentsConfig =
-  | { provider: "sandbox" }
+  | {
+      provider: "sandbox";
+      /** Signs the sandbox's notifications to the store's own webhook (SANDBOX_WEBHOOK_SECRET, or derived). */
+      webhookSecret: string;
+    }
   | { provider: "mercadopago"; accessToken: string; webhookSecret: string; apiUrl: string }
   | { provider: "stripe"; secretKey: string; webhookSecret: string; apiUrl: string };
 
@@ -258,6 +272,7 @@ const SECRET_VARIABLES = new Set([
   "MERCADOPAGO_WEBHOOK_SECRET",
   "STRIPE_SECRET_KEY",
   "STRIPE_WEBHOOK_SECRET",
+  "SANDBOX_WEBHOOK_SECRET",
 ]);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -293,12 +308,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir,
     storeTimeZone: e.STORE_TIMEZONE,
-    payments: paymentsConfig(e),
+    payments: paymentsConfig(e, jwtSecret),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     jwtSecret,
     demo,
     catalogCacheTtlSeconds: e.CATALOG_CACHE_TTL_SECONDS,
     catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
+    stockHoldSeconds: e.STOCK_HOLD_SECONDS,
+    paymentsPollMs: e.PAYMENTS_POLL_MS,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? join(import.meta.dirname, "../../web/dist")),
     trustProxy:
@@ -337,10 +354,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The chosen provider's settings; the schema has checked that its keys are set. */
-function paymentsConfig(e: z.infer<typeof environmentSchema>): PaymentsConfig {
+function paymentsConfig(e: z.infer<typeof environmentSchema>, jwtSecret: string): PaymentsConfig {
   switch (e.PAYMENT_PROVIDER) {
     case "sandbox":
-      return { provider: "sandbox" };
+      // Derived when unset, so the built-in provider needs no setup; every process of the store agrees on it.
+      return {
+        provider: "sandbox",
+        webhookSecret:
+          e.SANDBOX_WEBHOOK_SECRET ??
+          createHmac("sha256", jwtSecret).update("voltio sandbox webhook secret").digest("base64url"),
+      };
     case "mercadopago":
       return {
         provider: "mercadopago",

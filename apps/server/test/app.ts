@@ -27,6 +27,8 @@ export async function createTestApp(
     now?: () => Date;
     /** Run the app's own mail worker; tests usually deliver with a worker of their own and runOnce(). */
     mailWorker?: boolean;
+    /** The sandbox notifies the app's webhook at PUBLIC_URL (tests that listen on a port). */
+    sandboxNotifications?: boolean;
   } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(options.contents ?? "demo");
@@ -40,7 +42,11 @@ export async function createTestApp(
     RATE_LIMIT_AUTH_PER_EMAIL: "100000",
     ...options.env,
   });
-  const app = await buildApp(config, database.db, { now: options.now, mailWorker: options.mailWorker });
+  const app = await buildApp(config, database.db, {
+    now: options.now,
+    mailWorker: options.mailWorker,
+    sandboxNotifications: options.sandboxNotifications,
+  });
   return {
     app,
     database,

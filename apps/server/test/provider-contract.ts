@@ -32,6 +32,19 @@ export interface ProviderDriver {
   malformedNotifications(): InjectOptions[];
   /** The provider's API answers the next requests with a 500. */
   outage(requests: number): void;
+  /** The owner gives back `amountCents` of a payment from the provider's own dashboard, not through the store. */
+  refundAtProvider(payment: string, amountCents: number): void;
+  /** The buyer's bank disputes a payment (a chargeback). */
+  disputeAtProvider(payment: string): void;
+  /**
+   * The provider's signed notification that a payment was refunded or disputed (Stripe: charge.refunded,
+   * charge.dispute.created; Mercado Pago: a payment notification, as for any change).
+   */
+  afterSaleNotification(payment: string, change: "refunded" | "disputed"): InjectOptions;
+  /** The refunds the provider's books hold for a payment, in cents, oldest first. */
+  refundsOf(payment: string): number[];
+  /** Whether checkout `id` still takes a payment at the provider (not once closed or expired). */
+  isOpen(id: string): boolean;
 }
 
 /**
@@ -206,13 +219,61 @@ export function describeProviderContract(
       await expectFinishedOnce(bought);
     });
 
-    it("holds back an order whose payment isn't its total", async () => {
+    it("refunds a payment that isn't its total through the provider, and leaves the order payable", async () => {
       const bought = await oneLineCheckout();
       const { payment } = driver.pay(bought.id, "approved", { amountCents: bought.checkout.amountCents - 1 });
       expect((await notify(driver.notification(payment))).statusCode).toBe(200);
-      expect(await s.orderOf(bought.line)).toMatchObject({ status: "pending", flag: "amount_mismatch" });
+      expect(await s.orderOf(bought.line)).toMatchObject({ status: "pending", flag: null });
       expect(await s.stockOf(bought.productId)).toBe(10);
       expect(await s.confirmationsOf(bought.checkout.id)).toHaveLength(0);
+      await t.app.paymentsWorker.runOnce();
+      expect(driver.refundsOf(payment)).toEqual([bought.checkout.amountCents - 1]);
+      // The worker again, or the same notification again: still one refund.
+      expect((await notify(driver.notification(payment))).statusCode).toBe(200);
+      await t.app.paymentsWorker.runOnce();
+      expect(driver.refundsOf(payment)).toHaveLength(1);
+    });
+
+    it("closes a checkout at the provider once a newer one replaces it", async () => {
+      const bought = await oneLineCheckout();
+      expect(driver.isOpen(bought.id)).toBe(true);
+      await s.buyNow(bought.me, await s.newProduct());
+      const next = await startPaying(bought.me);
+      expect(next.id).not.toBe(bought.id);
+      expect(driver.isOpen(bought.id)).toBe(false);
+      expect(driver.isOpen(next.id)).toBe(true);
+    });
+
+    it("refunds through the provider when the owner asks, and flags refunds and disputes the provider reports", async () => {
+      const bought = await oneLineCheckout();
+      const { payment } = driver.pay(bought.id, "approved");
+      expect((await notify(driver.notification(payment))).statusCode).toBe(200);
+      await expectFinishedOnce(bought);
+      const [row] = await paymentsOf(bought.checkout.id);
+      const refunded = await t.app.inject({
+        method: "POST",
+        url: `/api/payment/admin/${row!.id}/refund`,
+        headers: await t.bearer(1),
+        payload: { amount: "1.00", reason: "Late delivery" },
+      });
+      expect(refunded.statusCode, refunded.body).toBe(200);
+      await t.app.paymentsWorker.runOnce();
+      expect(driver.refundsOf(payment)).toEqual([100]);
+      expect((await paymentsOf(bought.checkout.id))[0]!.refundedCents).toBe(100);
+
+      // The owner refunds the rest from the provider's dashboard; the provider tells the store.
+      driver.refundAtProvider(payment, bought.checkout.amountCents - 100);
+      expect((await notify(driver.afterSaleNotification(payment, "refunded"))).statusCode).toBe(200);
+      expect((await paymentsOf(bought.checkout.id))[0]!.refundedCents).toBe(bought.checkout.amountCents);
+      expect(await s.orderOf(bought.line)).toMatchObject({ flag: "refunded" });
+
+      const disputed = await oneLineCheckout();
+      const second = driver.pay(disputed.id, "approved").payment;
+      expect((await notify(driver.notification(second))).statusCode).toBe(200);
+      driver.disputeAtProvider(second);
+      expect((await notify(driver.afterSaleNotification(second, "disputed"))).statusCode).toBe(200);
+      expect(await s.orderOf(disputed.line)).toMatchObject({ status: "finished", flag: "disputed" });
+      expect((await paymentsOf(disputed.checkout.id))[0]!.disputed).toBe(true);
     });
 
     it("answers malformed notifications with a 4xx, never a 5xx, changing nothing", async () => {

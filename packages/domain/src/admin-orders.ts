@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idSchema, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 import { shippingAddressSchema } from "./account";
-import { ORDER_STATUSES, PURCHASE_STATUSES } from "./order-status";
+import { ORDER_STATUSES, PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
 
 /**
  * The back office's orders (SPEC.md §2 Admin orders 'All Orders', §4 Admin order status, §7 GET
@@ -21,8 +21,11 @@ export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
 /** Statuses whose move tells the shopper by e-mail. */
 export const NOTIFIED_STATUSES = ["onDelivery", "delivered", "cancelled"] as const;
 
-/** Why a paid order waits for the admin (the payment's stock was gone, or the amount paid wasn't the total). */
-export const ORDER_FLAGS = ["refund_needed", "amount_mismatch"] as const;
+/**
+ * What happened to a purchase's money besides paying it: its payment is being refunded (the stock was gone,
+ * the checkout was closed, the amount was wrong), was refunded, or was disputed by the buyer's bank.
+ */
+export const ORDER_FLAGS = ["refund_needed", "amount_mismatch", "refunded", "disputed"] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
@@ -77,6 +80,7 @@ export const adminOrderSchema = z.object({
     email: z.string(),
   }),
   status: z.enum(ORDER_STATUSES),
+  number: PURCHASE_NUMBER,
   flag: z.enum(ORDER_FLAGS).nullable(),
   serverPurchaseDate: z.string().nullable(),
   localPurchaseDate: z.string().nullable(),
@@ -114,4 +118,5 @@ export const ORDER_CSV_COLUMNS = [
   "shippingCost",
   "purchaseId",
   "products",
+  "number",
 ] as const;

@@ -78,6 +78,17 @@ export const productInputSchema = z.object({
       .min(0, PRODUCT_MESSAGES.negative)
       .max(INT4_MAX, `must be at most ${INT4_MAX}`),
   ),
+  /**
+   * The stock the edit form loaded: the edit is the change from it, refused (409, with the stock now) when
+   * sales or holds moved it meanwhile. Without it, the stock sent is taken as what is for sale now.
+   */
+  stockBefore: numberInput(
+    z
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be at least 0")
+      .max(INT4_MAX, `must be at most ${INT4_MAX}`),
+  ).optional(),
   /** Empty: the default picture (SPEC.md §5). */
   images: z
     .array(imageUrlSchema, { error: PRODUCT_MESSAGES.images })

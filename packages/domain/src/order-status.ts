@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * The statuses of an order line (SPEC.md §3 'Order status values'), in a file of their own: the catalogue
  * (ratings), the reviews and the orders all need them, and orders.ts imports the catalogue.
@@ -25,3 +27,17 @@ export const PAID_STATUSES = ["finished", "preparing", "onDelivery", "delivered"
 export type PaidStatus = (typeof PAID_STATUSES)[number];
 export const isPaidStatus = (status: string): status is PaidStatus =>
   (PAID_STATUSES as readonly string[]).includes(status);
+
+/**
+ * A purchase's one number (issue 21 point 7): the checkout that paid it, single or bulk, as the shopper, the
+ * e-mails, the back office and the provider (its external reference) all read it.
+ */
+export const orderNumber = (checkoutId: number) => `V-${String(checkoutId).padStart(6, "0")}`;
+
+/** A purchase's number once a checkout paid it; null before. */
+export const numberOf = (checkoutId: number | null) => (checkoutId === null ? null : orderNumber(checkoutId));
+
+export const PURCHASE_NUMBER = z
+  .string()
+  .nullable()
+  .describe("The purchase's number once paid, e.g. V-000123");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { productSchema } from "./catalog";
 import { idSchema, integerInput, lineSchema } from "./http";
-import { ORDER_STATUSES } from "./order-status";
+import { ORDER_STATUSES, PURCHASE_NUMBER } from "./order-status";
 
 /**
  * Order lines (SPEC.md §4 Adding/Buy flow, §7 Orders; DESIGN.md §5): a shopper's wishlist and cart lines,
@@ -133,6 +133,7 @@ export const productOrderSchema = z.object({
   id: z.number().int(),
   amount: z.number().int(),
   status: z.enum(ORDER_STATUSES),
+  number: PURCHASE_NUMBER,
   localPurchaseDate: z.string().nullable(),
   unitPrice: z.number().describe("US dollars for one unit today, or as snapshotted when pending"),
   lineTotal: z.number().describe("US dollars for the line, 'on Nth unit' sales applied"),
@@ -155,6 +156,7 @@ export const orderedProductListSchema = z.array(orderedProductSchema);
 export const bulkOrderReplySchema = z.object({
   id: z.number().int(),
   status: z.enum(ORDER_STATUSES),
+  number: PURCHASE_NUMBER,
   combinedPrice: z.number().describe("US dollars: the sum of the line totals"),
   combinedShippingCost: z
     .number()

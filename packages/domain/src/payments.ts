@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { shippingAddressSchema } from "./account";
-import { idSchema, lineSchema } from "./http";
+import { idSchema, lineSchema, numberInput, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 
 /** Card payments (SPEC.md §4 Payment, §7 Payment; DESIGN.md §4–5). */
 export const PAYMENT_PROVIDERS = ["sandbox", "mercadopago", "stripe"] as const;
@@ -48,6 +48,7 @@ export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 
 /** What an approved payment bought: the /purchase/success screen's summary. */
 export const orderSummarySchema = z.object({
+  number: z.string().describe("The purchase's number, e.g. V-000123"),
   items: z.array(
     z.object({
       title: z.string(),
@@ -91,3 +92,59 @@ export const feedbackQuerySchema = z.object({
   merchant_account_id: lineSchema(200).optional(),
 });
 export type FeedbackQuery = z.infer<typeof feedbackQuerySchema>;
+
+export const ADMIN_PAYMENTS_PAGE_SIZE = 20;
+
+/** GET /payment/admin ?userId &attention &page &limit: those needing attention come first. */
+export const adminPaymentQuerySchema = z.object({
+  userId: idSchema.optional(),
+  attention: queryBooleanSchema.optional(),
+  ...pageQuery(ADMIN_PAYMENTS_PAGE_SIZE),
+});
+export type AdminPaymentQuery = z.infer<typeof adminPaymentQuerySchema>;
+
+/** A payment as the owner sees it: money in US dollars. */
+export const adminPaymentSchema = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  providerPaymentId: z.string(),
+  status: z.string().describe("approved, pending or rejected, as the provider said"),
+  amount: z.number().describe("US dollars"),
+  refunded: z.number().describe("US dollars given back so far"),
+  currency: z.string(),
+  disputed: z.boolean(),
+  userId: z.number().int(),
+  orderNumbers: z.array(z.string()),
+  attention: z
+    .boolean()
+    .describe("Approved but neither paying its orders nor refunded, disputed, or a refund not taken"),
+  createdAt: z.string(),
+});
+export type AdminPayment = z.infer<typeof adminPaymentSchema>;
+
+export const adminPaymentPageSchema = pageInfoSchema.extend({ payments: z.array(adminPaymentSchema) });
+export type AdminPaymentPage = z.infer<typeof adminPaymentPageSchema>;
+
+/** POST /payment/admin/:id/refund: all that is left by default, or `amount` dollars of it. */
+export const refundBodySchema = z.object({
+  amount: numberInput(
+    z
+      .number({ error: "must be a number" })
+      .positive("must be more than 0")
+      .max(10_000_000, "must be at most 10000000")
+      .refine(
+        (value) => Math.round(value * 100) === Number((value * 100).toFixed(6)),
+        "must have at most 2 decimals",
+      ),
+  ).optional(),
+  reason: lineSchema(500).min(1, "Reason is required"),
+});
+export type RefundBody = z.infer<typeof refundBodySchema>;
+
+export const refundReplySchema = z.object({
+  msg: z.string(),
+  id: z.number().int(),
+  refunding: z.number().describe("US dollars"),
+  cancelled: z.boolean().describe("A full refund of a paid purchase cancelled its orders"),
+});
+export type RefundReply = z.infer<typeof refundReplySchema>;

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { ORDER_FLAGS } from "@voltio/domain/admin-orders";
 import { ORDER_STATUSES } from "@voltio/domain/orders";
 import {
   bigint,
@@ -18,6 +19,7 @@ import {
   unique,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 /**
@@ -40,14 +42,20 @@ export const saleDayEnum = pgEnum("sale_day", ["mon", "tue", "wed", "thu", "fri"
 export const orderStatusEnum = pgEnum("order_status", ORDER_STATUSES);
 export const mailStatusEnum = pgEnum("mail_status", ["queued", "sending", "sent", "failed"]);
 /** Why a paid order waits for the admin: its stock was gone, or the amount paid wasn't its total. */
-export const orderFlagEnum = pgEnum("order_flag", ["refund_needed", "amount_mismatch"]);
+export const orderFlagEnum = pgEnum("order_flag", ORDER_FLAGS);
+/**
+ * open: can be paid (one per shopper); paid: its orders finished; replaced: closed for a newer one; expired:
+ * its hold ran out unpaid; refund_needed / amount_mismatch: paid but undeliverable, its payment refunded.
+ */
 export const checkoutStatusEnum = pgEnum("checkout_status", [
   "open",
   "paid",
   "replaced",
   "refund_needed",
   "amount_mismatch",
+  "expired",
 ]);
+export const refundStatusEnum = pgEnum("refund_status", ["pending", "succeeded", "failed"]);
 
 /** The shipping address as it was when the order was paid: later edits of the address book don't move it. */
 export interface ShippingAddress {
@@ -264,6 +272,8 @@ export const bulkOrders = pgTable(
     localPurchaseDate: text("local_purchase_date"),
     flag: orderFlagEnum("flag"),
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
+    /** The checkout that paid it: its id is the purchase's one number (V-000123). */
+    checkoutId: integer("checkout_id").references((): AnyPgColumn => checkouts.id),
     ...timestamps,
   },
   (t) => [
@@ -298,6 +308,8 @@ export const orders = pgTable(
     localPurchaseDate: text("local_purchase_date"),
     flag: orderFlagEnum("flag"),
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
+    /** The checkout that paid it: its id is the purchase's one number (V-000123). */
+    checkoutId: integer("checkout_id").references((): AnyPgColumn => checkouts.id),
     ...timestamps,
   },
   (t) => [
@@ -336,10 +348,21 @@ export const checkouts = pgTable(
     baseUrl: text("base_url").notNull(),
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>().notNull(),
     paymentId: text("payment_id"),
+    /** When its stock holds end: an open checkout past it is no longer paid for goods it holds. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The re-check worker's last look at it with the provider (issue 21 point 5). */
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     index("checkouts_user_status_idx").on(t.userId, t.status),
+    // One open checkout per shopper, whatever the concurrency (a double-clicked Pay, two tabs).
+    uniqueIndex("checkouts_one_open_per_user")
+      .on(t.userId)
+      .where(sql`${t.status} = 'open'`),
+    index("checkouts_open_idx")
+      .on(t.checkedAt)
+      .where(sql`${t.status} = 'open'`),
     unique("checkouts_provider_checkout_key").on(t.provider, t.providerCheckoutId),
     check("checkouts_amount", sql`${t.amountCents} > 0`),
   ],
@@ -353,19 +376,79 @@ export const payments = pgTable(
     providerPaymentId: text("provider_payment_id").notNull(),
     status: text("status").notNull(),
     amountCents: integer("amount_cents").notNull(),
-    orderId: integer("order_id").references(() => orders.id),
-    bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
-    checkoutId: integer("checkout_id").references(() => checkouts.id),
+    currency: text("currency").notNull().default("usd"),
+    /** What has been given back, through the store or as the provider reported it. */
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    /** The buyer's bank disputed it (a chargeback): the owner must answer it at the provider. */
+    disputed: boolean("disputed").notNull().default(false),
+    /** The checkout it paid, and through it the orders (checkouts.order_ids, bulk_order_ids). */
+    checkoutId: integer("checkout_id")
+      .notNull()
+      .references(() => checkouts.id),
     rawPayload: jsonb("raw_payload"),
     ...timestamps,
   },
   (t) => [
     unique("payments_provider_payment_key").on(t.provider, t.providerPaymentId),
-    check(
-      "payments_target",
-      sql`${t.orderId} is not null or ${t.bulkOrderId} is not null or ${t.checkoutId} is not null`,
-    ),
+    index("payments_checkout_idx").on(t.checkoutId),
     check("payments_amount", sql`${t.amountCents} >= 0`),
+    check("payments_refunded", sql`${t.refundedCents} >= 0`),
+  ],
+);
+
+/**
+ * Units a checkout keeps from other shoppers while its buyer pays (issue 21 point 2). A hold counts only
+ * until expires_at: nothing has to run for an expired hold to stop counting. Settlement turns it into a sale.
+ */
+export const stockHolds = pgTable(
+  "stock_holds",
+  {
+    id: serial("id").primaryKey(),
+    checkoutId: integer("checkout_id")
+      .notNull()
+      .references(() => checkouts.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    units: integer("units").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("stock_holds_product_idx").on(t.productId, t.expiresAt),
+    index("stock_holds_checkout_idx").on(t.checkoutId),
+    check("stock_holds_units", sql`${t.units} > 0`),
+  ],
+);
+
+/**
+ * Money given back through the provider: queued in the transaction that decided it, sent after commit and
+ * retried by the payments worker until the provider answers (its idempotency key makes a retry harmless).
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: serial("id").primaryKey(),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason").notNull(),
+    status: refundStatusEnum("status").notNull().default("pending"),
+    providerRefundId: text("provider_refund_id"),
+    /** The admin who asked for it; null when the store refunded on its own. */
+    requestedBy: integer("requested_by").references(() => users.id),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    ...timestamps,
+  },
+  (t) => [
+    index("refunds_payment_idx").on(t.paymentId),
+    index("refunds_pending_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    check("refunds_amount", sql`${t.amountCents} > 0`),
   ],
 );
 
@@ -383,7 +466,22 @@ export const sandboxCharges = pgTable("sandbox_charges", {
   status: text("status").notNull().default("open"),
   paymentId: text("payment_id").unique(),
   declineReason: text("decline_reason"),
+  /** After this the card page refuses it, as a provider's checkout expires. */
+  expiresAt: timestamp("expires_at", { withTimezone: true }),
+  /** What the store has refunded of it (shown on its page). */
+  refundedCents: integer("refunded_cents").notNull().default(0),
   ...timestamps,
+});
+
+/** The sandbox's refunds: one per idempotency key, as a real provider keeps them. */
+export const sandboxRefunds = pgTable("sandbox_refunds", {
+  id: text("id").primaryKey(),
+  chargeId: text("charge_id")
+    .notNull()
+    .references(() => sandboxCharges.id),
+  amountCents: integer("amount_cents").notNull(),
+  idempotencyKey: text("idempotency_key").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** Each provider notification is processed once: a repeated one hits this key and changes nothing. */

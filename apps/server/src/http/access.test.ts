@@ -3,7 +3,7 @@ import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
-import { bulkOrders, comments, products, sales } from "../db/schema";
+import { bulkOrders, checkouts, comments, payments, products, sales } from "../db/schema";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -398,6 +398,42 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
   "GET /api/order/admin/bulk": { expect: adminOnly(200), request: () => ({ url: "/api/order/admin/bulk" }) },
+  "GET /api/payment/admin": { expect: adminOnly(200), request: () => ({ url: "/api/payment/admin" }) },
+  // A fresh approved payment of the demo shopper's each time: the refund is queued, not sent.
+  "POST /api/payment/admin/:id/refund": {
+    expect: adminOnly(200),
+    request: async () => {
+      const [checkout] = await t.database.db
+        .insert(checkouts)
+        .values({
+          userId: 2,
+          provider: "sandbox",
+          status: "paid",
+          orderIds: [],
+          bulkOrderIds: [],
+          amountCents: 1000,
+          baseUrl: "http://localhost:3000",
+          shippingAddress: { ...ADDRESS, floor: null, unit: null },
+          paymentId: `sbx_pay_matrix_${++serial}`,
+        })
+        .returning();
+      const [payment] = await t.database.db
+        .insert(payments)
+        .values({
+          provider: "sandbox",
+          providerPaymentId: checkout!.paymentId!,
+          status: "approved",
+          amountCents: 1000,
+          checkoutId: checkout!.id,
+        })
+        .returning({ id: payments.id });
+      return {
+        method: "POST",
+        url: `/api/payment/admin/${payment!.id}/refund`,
+        payload: { reason: "Matrix" },
+      };
+    },
+  },
   "GET /api/order/admin/export": {
     expect: adminOnly(200),
     request: () => ({ url: "/api/order/admin/export?userId=2" }),

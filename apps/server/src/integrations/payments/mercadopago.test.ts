@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import {
@@ -6,8 +7,10 @@ import {
   startFakeMercadoPago,
   type FakeMercadoPago,
 } from "../../../test/fakes/mercadopago";
-import { STORE_URL, describeProviderContract } from "../../../test/provider-contract";
+import { STORE_URL, describeProviderContract, type ProviderDriver } from "../../../test/provider-contract";
 import { shop, type Shop } from "../../../test/shop";
+import { payments } from "../../db/schema";
+import { mercadoPagoDate } from "./mercadopago";
 
 /**
  * PAYMENT_PROVIDER=mercadopago on the real app, against a fake of Mercado Pago's API on this machine: the
@@ -37,43 +40,50 @@ afterAll(async () => {
 
 const STATUS = { approved: "approved", pending: "in_process", rejected: "rejected" } as const;
 
-describeProviderContract("mercadopago", () => ({
-  t,
-  driver: {
-    signatureHeader: "x-signature",
-    chargedItems: (id) =>
-      fake.preferences.get(id)!.items.map((item) => ({
-        title: item.title,
-        quantity: item.quantity,
-        unitPriceCents: Math.round(item.unit_price * 100),
-      })),
-    pay(id, outcome, { amountCents } = {}) {
-      const payment = fake.pay(id, {
-        status: STATUS[outcome],
-        amount: amountCents === undefined ? undefined : amountCents / 100,
-      });
-      return { payment: String(payment.id), returnUrl: fake.returnUrl(payment) };
-    },
-    approve: (payment) => fake.setStatus(Number(payment), "approved"),
-    notification: (payment, signing) => fake.notification(payment, signing),
-    unknownPaymentNotification: () => fake.notification(9_999_999_999),
-    malformedNotifications() {
-      const genuine = fake.notification(fake.payments.keys().next().value!);
-      return [
-        { ...genuine, payload: "{not json" },
-        { ...genuine, payload: '"a notification"' },
-        { ...genuine, payload: JSON.stringify({ type: 42 }) },
-        // Signed, but not a payment id.
-        fake.notification("abc-123"),
-      ];
-    },
-    outage: (requests) =>
-      fake.failNext(requests, {
-        status: 500,
-        body: { message: "internal_error", error: "internal_server_error", status: 500, cause: [] },
-      }),
+/** The contract's driver: the fake in the contract's terms (ProviderDriver). */
+const driver: ProviderDriver = {
+  signatureHeader: "x-signature",
+  chargedItems: (id) =>
+    fake.preferences.get(id)!.items.map((item) => ({
+      title: item.title,
+      quantity: item.quantity,
+      unitPriceCents: Math.round(item.unit_price * 100),
+    })),
+  pay(id, outcome, { amountCents } = {}) {
+    const payment = fake.pay(id, {
+      status: STATUS[outcome],
+      amount: amountCents === undefined ? undefined : amountCents / 100,
+    });
+    return { payment: String(payment.id), returnUrl: fake.returnUrl(payment) };
   },
-}));
+  approve: (payment) => fake.setStatus(Number(payment), "approved"),
+  notification: (payment, signing) => fake.notification(payment, signing),
+  unknownPaymentNotification: () => fake.notification(9_999_999_999),
+  malformedNotifications() {
+    const genuine = fake.notification(fake.payments.keys().next().value!);
+    return [
+      { ...genuine, payload: "{not json" },
+      { ...genuine, payload: '"a notification"' },
+      { ...genuine, payload: JSON.stringify({ type: 42 }) },
+      // Signed, but not a payment id.
+      fake.notification("abc-123"),
+    ];
+  },
+  outage: (requests) =>
+    fake.failNext(requests, {
+      status: 500,
+      body: { message: "internal_error", error: "internal_server_error", status: 500, cause: [] },
+    }),
+  refundAtProvider: (payment, amountCents) => void fake.refundFromAccount(Number(payment), amountCents / 100),
+  disputeAtProvider: (payment) => fake.setStatus(Number(payment), "charged_back"),
+  // Mercado Pago tells of a refund or a chargeback as of any change: a notification about the payment.
+  afterSaleNotification: (payment) => fake.notification(payment),
+  refundsOf: (payment) =>
+    fake.payments.get(Number(payment))!.refunds.map((refund) => Math.round(refund.amount * 100)),
+  isOpen: (id) => fake.isPayable(id),
+};
+
+describeProviderContract("mercadopago", () => ({ t, driver }));
 
 describe("Mercado Pago specifics", () => {
   async function startPaying() {
@@ -112,6 +122,10 @@ describe("Mercado Pago specifics", () => {
       },
       auto_return: "approved",
       notification_url: `${STORE_URL}/api/mercadopago/webhook?source_news=webhooks`,
+      // Payable until the store's stock hold ends (mercadopago-adapter.test.ts).
+      expires: true,
+      expiration_date_from: expect.stringMatching(/\+00:00$/),
+      expiration_date_to: mercadoPagoDate(checkout.expiresAt),
     });
   });
 
@@ -164,5 +178,50 @@ describe("Mercado Pago specifics", () => {
       url: other.url.replace(String(payment.id + 1), String(payment.id)),
     });
     expect(swapped.statusCode).toBe(401);
+  });
+
+  it("learns of a refund and a chargeback made at Mercado Pago from its notifications, asking Mercado Pago for the figures", async () => {
+    const me = await s.newShopper();
+    await s.buyNow(me, await s.newProduct({ priceCents: 2000 }));
+    const started = await t.app.inject({
+      method: "POST",
+      url: "/api/mercadopago/pay",
+      headers: me,
+      payload: { baseURL: STORE_URL },
+    });
+    const { payment, returnUrl } = driver.pay(started.json<{ id: string }>().id, "approved");
+    const paid = await t.app.inject({ url: `/api/mercadopago/feedback${returnUrl.search}`, headers: me });
+    expect(paid.json()).toMatchObject({ Status: "approved" });
+    const books = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(payments)
+          .where(
+            and(
+              eq(payments.provider, "mercadopago"),
+              eq(payments.providerPaymentId, paid.json<{ Payment: string }>().Payment),
+            ),
+          )
+      )[0]!;
+    expect(await books()).toMatchObject({
+      status: "approved",
+      currency: "usd",
+      refundedCents: 0,
+      disputed: false,
+    });
+
+    driver.refundAtProvider(payment, 500);
+    expect((await t.app.inject(driver.afterSaleNotification(payment, "refunded"))).json()).toEqual({
+      received: true,
+    });
+    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: false });
+    expect(driver.refundsOf(payment)).toEqual([500]);
+
+    driver.disputeAtProvider(payment);
+    expect((await t.app.inject(driver.afterSaleNotification(payment, "disputed"))).json()).toEqual({
+      received: true,
+    });
+    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: true });
   });
 });

@@ -16,6 +16,8 @@ export interface CheckoutRequest {
   payerEmail: string;
   successUrl: string;
   failureUrl: string;
+  /** When the checkout stops taking payments at the provider (the store's stock hold ends then). */
+  expiresAt: Date;
 }
 
 export interface ProviderCheckout {
@@ -30,9 +32,21 @@ export interface ProviderPayment {
   amountCents: number;
   /** The store's checkout id given at checkout time. */
   reference: string;
+  /** ISO 4217 code in lower case ("usd"): the store sells in dollars and checks it. */
+  currency: string;
+  /** What the provider has given back of it so far (through the store or its own dashboard). */
+  refundedCents: number;
+  /** The buyer's bank disputed it (a chargeback). */
+  disputed: boolean;
   /** Why a rejected payment was declined, in the provider's words. */
   declineReason?: string;
   raw: unknown;
+}
+
+/** A refund as the provider took it. */
+export interface ProviderRefund {
+  id: string;
+  status: "succeeded" | "pending";
 }
 
 /** A notification as it reached the webhook route: the body exactly as sent, for the signature. */
@@ -66,4 +80,19 @@ export interface PaymentProvider {
    * notification that makes no sense.
    */
   paymentFromWebhook?(request: WebhookRequest): Promise<WebhookNotification | null>;
+  /**
+   * Gives back `amountCents` of a payment. The same idempotency key twice makes one refund (a retry after a
+   * lost answer is safe). Throws UpstreamUnavailable when the provider can't be reached or refuses.
+   */
+  refund(paymentId: string, amountCents: number, idempotencyKey: string): Promise<ProviderRefund>;
+  /** Stops a checkout from taking payments (it was replaced or its hold ended); one already paid stays so. */
+  closeCheckout(providerCheckoutId: string): Promise<void>;
+  /**
+   * What became of a checkout, asked of the provider (the re-check of a checkout whose return was lost): its
+   * approved payment if any, else its latest attempt; null when nothing was paid or tried.
+   */
+  paymentOfCheckout(checkout: {
+    reference: string;
+    providerCheckoutId: string;
+  }): Promise<ProviderPayment | null>;
 }

@@ -13,7 +13,7 @@ export function createPaymentProvider(
   const payments = config.payments;
   switch (payments.provider) {
     case "sandbox":
-      return sandboxProvider(db);
+      return sandboxProvider(db, payments);
     case "mercadopago": {
       // source_news=webhooks asks for the signed Webhooks notifications only, not the older unsigned IPN ones.
       // Mercado Pago refuses a notification_url it can't reach (http://localhost): a store that isn't public

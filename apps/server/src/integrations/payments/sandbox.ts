@@ -1,18 +1,27 @@
 import { randomBytes } from "node:crypto";
 import { parse as parseQuery } from "node:querystring";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, notInArray, or, sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { formatDollars } from "@voltio/domain/money";
 import type { Db } from "../../db/client";
-import { sandboxCharges } from "../../db/schema";
-import type { CheckoutRequest, PaymentProvider, ProviderPayment } from "./provider";
+import { sandboxCharges, sandboxRefunds } from "../../db/schema";
+import { InvalidInput, UpstreamUnavailable } from "../../errors";
+import type { CheckoutRequest, PaymentProvider, ProviderPayment, ProviderRefund } from "./provider";
+import {
+  SANDBOX_EVENT_TYPE,
+  SANDBOX_SIGNATURE_HEADER,
+  startSandboxNotifier,
+  verifySandboxSignature,
+} from "./sandbox-webhook";
 
 /**
  * The built-in payment provider (issue 10 point 3): a hosted card page of our own that works with no
- * internet, with the test cards every provider documents. It keeps its own books (sandbox_charges), as a
- * payment company would; the store reads a payment's outcome from there, never from the return URL.
+ * internet, with the test cards every provider documents. It keeps its own books (sandbox_charges,
+ * sandbox_refunds), as a payment company would, and notifies the store's webhook of what the card page decided
+ * (sandbox-webhook.ts); the store reads a payment's outcome from its books, never from the return URL or the
+ * notification's body.
  */
 export const SANDBOX_CARDS = {
   "4242424242424242": "approved",
@@ -20,9 +29,67 @@ export const SANDBOX_CARDS = {
   "4000000000009995": "pending",
 } as const;
 
+const UPSTREAM = "The sandbox";
+
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 
-export function sandboxProvider(db: Db): PaymentProvider {
+type SandboxCharge = typeof sandboxCharges.$inferSelect;
+
+/**
+ * A charge is `open` until a card is tried, then approved, rejected or pending as the card decided (a rejected
+ * or pending one may be tried again); `expired` once closed or past its hold unpaid. An approved one stays so.
+ */
+const PAYMENT_STATUSES = new Map<string, ProviderPayment["status"]>([
+  ["approved", "approved"],
+  ["rejected", "rejected"],
+  ["pending", "pending"],
+  // A card was tried, then the checkout closed: that attempt will never be paid.
+  ["expired", "rejected"],
+]);
+
+const CLOSED_REASON = "The payment was closed before it was completed.";
+
+/** The payment of a charge as the sandbox's books have it; null while no card was tried. */
+function paymentOf(charge: SandboxCharge): ProviderPayment | null {
+  const status = PAYMENT_STATUSES.get(charge.status);
+  if (!charge.paymentId || !status) return null;
+  return {
+    id: charge.paymentId,
+    status,
+    amountCents: charge.amountCents,
+    reference: charge.reference,
+    // The sandbox charges in dollars only, and nobody's bank disputes a test card.
+    currency: "usd",
+    refundedCents: charge.refundedCents,
+    disputed: false,
+    declineReason:
+      status === "rejected"
+        ? (charge.declineReason ?? (charge.status === "expired" ? CLOSED_REASON : undefined))
+        : undefined,
+    raw: {
+      charge: charge.id,
+      status: charge.status,
+      declineReason: charge.declineReason,
+      refundedCents: charge.refundedCents,
+    },
+  };
+}
+
+const eventSchema = z.object({
+  id: z.string().regex(/^evt_[A-Za-z0-9]{1,64}$/),
+  type: z.string().max(100),
+  data: z.object({ payment_id: z.string().min(1).max(100) }).optional(),
+});
+
+export interface SandboxSettings {
+  /** Signs the sandbox's notifications to the store (config: SANDBOX_WEBHOOK_SECRET or derived). */
+  webhookSecret: string;
+}
+
+export function sandboxProvider(db: Db, settings: SandboxSettings): PaymentProvider {
+  const chargeOfPayment = async (paymentId: string) =>
+    (await db.select().from(sandboxCharges).where(eq(sandboxCharges.paymentId, paymentId)))[0];
+
   return {
     name: "sandbox",
     async createCheckout(request: CheckoutRequest) {
@@ -34,22 +101,103 @@ export function sandboxProvider(db: Db): PaymentProvider {
         description: request.description,
         successUrl: request.successUrl,
         failureUrl: request.failureUrl,
+        expiresAt: request.expiresAt,
       });
       return { id, initPoint: new URL(`/pay/sandbox/${id}`, request.successUrl).href };
     },
+
     async paymentFromReturn(query) {
       const paymentId = query.payment_id;
       if (!paymentId) return null;
-      const [charge] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.paymentId, paymentId));
-      if (!charge || charge.status === "open") return null;
-      return {
-        id: paymentId,
-        status: charge.status as ProviderPayment["status"],
-        amountCents: charge.amountCents,
-        reference: charge.reference,
-        declineReason: charge.declineReason ?? undefined,
-        raw: { charge: charge.id, status: charge.status, declineReason: charge.declineReason },
-      };
+      const charge = await chargeOfPayment(paymentId);
+      return charge ? paymentOf(charge) : null;
+    },
+
+    async paymentFromWebhook({ headers, rawBody }) {
+      verifySandboxSignature(settings.webhookSecret, headers[SANDBOX_SIGNATURE_HEADER], rawBody);
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString("utf8"));
+      } catch {
+        throw new InvalidInput("body", "must be a sandbox event in JSON");
+      }
+      const event = eventSchema.safeParse(body);
+      if (!event.success) throw new InvalidInput("body", "must be a sandbox event in JSON");
+      if (event.data.type !== SANDBOX_EVENT_TYPE) return null;
+      if (!event.data.data) throw new InvalidInput("data.payment_id", "must be a sandbox payment id");
+      // The event names the payment; what became of it is read from the books, not from the event.
+      const charge = await chargeOfPayment(event.data.data.payment_id);
+      const payment = charge ? paymentOf(charge) : null;
+      return payment && { eventId: event.data.id, payment };
+    },
+
+    async refund(paymentId, amountCents, idempotencyKey): Promise<ProviderRefund> {
+      if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
+        throw new UpstreamUnavailable(UPSTREAM, `refused a refund of ${amountCents} cents of ${paymentId}`);
+      return db.transaction(async (tx) => {
+        const [charge] = await tx
+          .select()
+          .from(sandboxCharges)
+          .where(eq(sandboxCharges.paymentId, paymentId))
+          .for("update");
+        if (!charge) throw new UpstreamUnavailable(UPSTREAM, `has no payment ${paymentId} to refund`);
+        // Read under the charge's lock: a call with the same key that got there first has committed by now.
+        const [earlier] = await tx
+          .select()
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.idempotencyKey, idempotencyKey));
+        if (earlier) {
+          if (earlier.chargeId !== charge.id || earlier.amountCents !== amountCents)
+            throw new UpstreamUnavailable(
+              UPSTREAM,
+              `refused idempotency key ${idempotencyKey}: it was used for another refund (${earlier.id})`,
+            );
+          return { id: earlier.id, status: "succeeded" };
+        }
+        if (charge.status !== "approved")
+          throw new UpstreamUnavailable(
+            UPSTREAM,
+            `refused to refund payment ${paymentId}: it is ${charge.status}`,
+          );
+        const left = charge.amountCents - charge.refundedCents;
+        if (amountCents > left)
+          throw new UpstreamUnavailable(
+            UPSTREAM,
+            `refused a refund of ${amountCents} cents of payment ${paymentId}: ${left} cents are left of it`,
+          );
+        const id = newId("sbx_re");
+        const [made] = await tx
+          .insert(sandboxRefunds)
+          .values({ id, chargeId: charge.id, amountCents, idempotencyKey })
+          .onConflictDoNothing()
+          .returning({ id: sandboxRefunds.id });
+        // The same key, at the same moment, for another payment's refund.
+        if (!made)
+          throw new UpstreamUnavailable(UPSTREAM, `refused idempotency key ${idempotencyKey}: it is in use`);
+        await tx
+          .update(sandboxCharges)
+          .set({ refundedCents: sql`${sandboxCharges.refundedCents} + ${amountCents}` })
+          .where(eq(sandboxCharges.id, charge.id));
+        return { id, status: "succeeded" };
+      });
+    },
+
+    async closeCheckout(chargeId) {
+      await db
+        .update(sandboxCharges)
+        .set({ status: "expired" })
+        .where(
+          and(eq(sandboxCharges.id, chargeId), notInArray(sandboxCharges.status, ["approved", "expired"])),
+        );
+    },
+
+    async paymentOfCheckout({ reference, providerCheckoutId }) {
+      const [charge] = await db
+        .select()
+        .from(sandboxCharges)
+        .where(eq(sandboxCharges.id, providerCheckoutId));
+      if (!charge || charge.reference !== reference || charge.status === "expired") return null;
+      return paymentOf(charge);
     },
   };
 }
@@ -72,6 +220,11 @@ const TEXTS = {
     badCvc: "Enter the 3 or 4 digits of the CVC.",
     declined: "Your card was declined.",
     done: "This payment is already done.",
+    refunded: "Of it, {amount} has been refunded.",
+    backToStore: "Back to the store",
+    closed:
+      "This payment was closed: its time to pay ran out, or a newer checkout replaced it. Nothing was charged.",
+    backToCheckout: "Back to the checkout",
     missing: "There is no such payment.",
   },
   es: {
@@ -89,6 +242,11 @@ const TEXTS = {
     badCvc: "Ingresa los 3 o 4 dígitos del CVC.",
     declined: "Tu tarjeta fue rechazada.",
     done: "Este pago ya está hecho.",
+    refunded: "De él, se devolvieron {amount}.",
+    backToStore: "Volver a la tienda",
+    closed:
+      "Este pago se cerró: venció el plazo para pagarlo o lo reemplazó una compra más nueva. No se cobró nada.",
+    backToCheckout: "Volver a la compra",
     missing: "No existe ese pago.",
   },
 } satisfies Record<Language, Record<string, string>>;
@@ -98,26 +256,34 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 const languageOf = (request: FastifyRequest): Language =>
   /^es\b/i.test(request.headers["accept-language"] ?? "") ? "es" : "en";
 
+const dollars = (cents: number) => `US$ ${formatDollars(cents / 100)}`;
+
 type CardCheck =
   { ok: true; outcome: ProviderPayment["status"] } | { ok: false; field: string; error: string };
 
-/** The card form's fields as typed (spaces allowed in the number, MM/YY expiry). */
-export function checkCard(
-  form: { number?: string; expiry?: string; cvc?: string },
-  language: Language,
-  now = new Date(),
-): CardCheck {
+/** The card form as typed. */
+export interface CardForm {
+  number?: string;
+  expiry?: string;
+  cvc?: string;
+}
+
+/**
+ * The card form's fields as typed: spaces or dashes in the number; the expiry as MM/YY with or without the
+ * slash and spaces ("12/30", "12 / 30", "1230", "12 30"), as card forms and autofill write it.
+ */
+export function checkCard(form: CardForm, language: Language, now = new Date()): CardCheck {
   const texts = TEXTS[language];
   const number = (form.number ?? "").replace(/[\s-]/g, "");
   const outcome = SANDBOX_CARDS[number as keyof typeof SANDBOX_CARDS];
   if (!outcome) return { ok: false, field: "number", error: texts.badCard };
-  const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(form.expiry ?? "");
+  const expiry = /^(\d{2})\s*\/?\s*(\d{2})$/.exec((form.expiry ?? "").trim());
   const month = Number(expiry?.[1]);
   const year = 2000 + Number(expiry?.[2]);
   const endOfMonth = new Date(Date.UTC(year, month, 1));
   if (!expiry || month < 1 || month > 12 || endOfMonth <= now)
     return { ok: false, field: "expiry", error: texts.badExpiry };
-  if (!/^\d{3,4}$/.test(form.cvc ?? "")) return { ok: false, field: "cvc", error: texts.badCvc };
+  if (!/^\d{3,4}$/.test((form.cvc ?? "").trim())) return { ok: false, field: "cvc", error: texts.badCvc };
   return { ok: true, outcome };
 }
 
@@ -135,34 +301,48 @@ h1{font-size:1.3rem;margin:0 0 .5rem}label{display:block;margin-top:1rem;font-we
 input{width:100%;box-sizing:border-box;margin-top:.3rem;padding:.6rem;font:inherit;border-radius:.5rem;border:1px solid GrayText}
 .row{display:flex;gap:1rem}.row>div{flex:1}
 button{margin-top:1.5rem;width:100%;padding:.8rem;font:inherit;font-weight:700;border:0;border-radius:.6rem;background:#4f46e5;color:#fff;cursor:pointer}
-button:focus-visible,input:focus-visible{outline:3px solid #818cf8;outline-offset:2px}
+a{color:light-dark(#4338ca,#a5b4fc);font-weight:600}
+button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #818cf8;outline-offset:2px}
 .error{color:light-dark(#b91c1c,#fca5a5);font-weight:600}.small{font-size:.85rem;opacity:.8}
 </style></head><body><main>${body}</main></body></html>`;
+}
+
+/** A short page: a message and, when there is somewhere to go, a link there. */
+function notice(language: Language, lines: string[], link?: { href: string; text: string }) {
+  return page(
+    language,
+    `<h1>${escapeHtml(TEXTS[language].title)}</h1>
+${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n")}
+${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ""}`,
+  );
 }
 
 function cardPage(
   charge: { id: string; amountCents: number; description: string },
   language: Language,
+  typed: CardForm = {},
   error?: { field: string; error: string },
 ) {
   const texts = TEXTS[language];
   const invalid = (field: string) =>
     error?.field === field ? ' aria-invalid="true" aria-describedby="form-error"' : "";
+  // What was typed comes back as typed, so one mistake doesn't cost the whole form.
+  const value = (field: keyof CardForm) => ` value="${escapeHtml(typed[field] ?? "")}"`;
   return page(
     language,
     `<h1>${escapeHtml(texts.title)}</h1>
 <p class="small">${escapeHtml(texts.intro)}</p>
 <p>${escapeHtml(charge.description)}</p>
-<p><strong>${escapeHtml(texts.amount)}: US$ ${formatDollars(charge.amountCents / 100)}</strong></p>
+<p><strong>${escapeHtml(texts.amount)}: ${dollars(charge.amountCents)}</strong></p>
 ${error ? `<p id="form-error" class="error" role="alert">${escapeHtml(error.error)}</p>` : ""}
 <form method="post" action="/pay/sandbox/${encodeURIComponent(charge.id)}">
 <label for="number">${escapeHtml(texts.card)}</label>
-<input id="number" name="number" inputmode="numeric" autocomplete="cc-number" required${invalid("number")}>
+<input id="number" name="number" inputmode="numeric" autocomplete="cc-number" required${value("number")}${invalid("number")}>
 <div class="row"><div><label for="expiry">${escapeHtml(texts.expiry)}</label>
-<input id="expiry" name="expiry" placeholder="12/30" autocomplete="cc-exp" required${invalid("expiry")}></div>
+<input id="expiry" name="expiry" placeholder="12/30" autocomplete="cc-exp" required${value("expiry")}${invalid("expiry")}></div>
 <div><label for="cvc">${escapeHtml(texts.cvc)}</label>
-<input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required${invalid("cvc")}></div></div>
-<button type="submit">${escapeHtml(texts.pay)} US$ ${formatDollars(charge.amountCents / 100)}</button>
+<input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required${value("cvc")}${invalid("cvc")}></div></div>
+<button type="submit">${escapeHtml(texts.pay)} ${dollars(charge.amountCents)}</button>
 </form>
 <p class="small">${escapeHtml(texts.cards)}</p>`,
   );
@@ -176,12 +356,80 @@ const sendPage = (reply: FastifyReply, status: number, html: string) =>
     .header("referrer-policy", "no-referrer")
     .send(html);
 
+/** Where the card page sends the shopper after a decision: the store's return page, naming the payment. */
+function returnUrl(charge: SandboxCharge, outcome: ProviderPayment["status"], paymentId: string) {
+  const target = new URL(outcome === "approved" ? charge.successUrl : charge.failureUrl);
+  target.searchParams.set("payment_id", paymentId);
+  target.searchParams.set("status", outcome);
+  target.searchParams.set("external_reference", charge.reference);
+  return target.href;
+}
+
+const redirect = (reply: FastifyReply, href: string) =>
+  reply.code(303).header("cache-control", "no-store").redirect(href);
+
+/** Closed at the store's request (closeCheckout) or past its hold: no card is taken for it any more. */
+const isClosed = (charge: SandboxCharge, now = new Date()) =>
+  charge.status === "expired" || (charge.expiresAt !== null && charge.expiresAt <= now);
+
+/**
+ * What the card page shows for a charge that takes no card: an approved one goes (again) to the store's return
+ * page, as its first approval did, unless money came back of it; a closed one says so, with the way back to
+ * the store's checkout. Null for a charge that can still be paid.
+ */
+function settledPage(reply: FastifyReply, charge: SandboxCharge, language: Language) {
+  const texts = TEXTS[language];
+  if (charge.status === "approved" && charge.paymentId) {
+    const back = returnUrl(charge, "approved", charge.paymentId);
+    if (charge.refundedCents === 0) return redirect(reply, back);
+    return sendPage(
+      reply,
+      200,
+      notice(language, [texts.done, texts.refunded.replace("{amount}", dollars(charge.refundedCents))], {
+        href: back,
+        text: texts.backToStore,
+      }),
+    );
+  }
+  return isClosed(charge) ? closedPage(reply, charge, language) : null;
+}
+
+const closedPage = (reply: FastifyReply, charge: SandboxCharge, language: Language) =>
+  sendPage(
+    reply,
+    410,
+    notice(language, [TEXTS[language].closed], {
+      href: `${new URL(charge.failureUrl).origin}/purchase`,
+      text: TEXTS[language].backToCheckout,
+    }),
+  );
+
 const chargeParams = z.object({ id: z.string().max(100) });
 const cardForm = z.record(z.string(), z.unknown()).optional();
 
+export interface SandboxPageSettings {
+  db: Db;
+  /**
+   * The store's POST /api/sandbox/webhook at its public address: the sandbox notifies it of each decision.
+   * None: no notifications (tests that drive settlement themselves).
+   */
+  webhookUrl?: string;
+  webhookSecret: string;
+}
+
 /** GET and POST /pay/sandbox/:id: the card page of a charge, and what the card decides. */
-export function sandboxPageRoutes({ db }: { db: Db }): FastifyPluginAsyncZod {
+export function sandboxPageRoutes({
+  db,
+  webhookUrl,
+  webhookSecret,
+}: SandboxPageSettings): FastifyPluginAsyncZod {
   return async (app) => {
+    const notifier = webhookUrl
+      ? startSandboxNotifier({ url: webhookUrl, secret: webhookSecret, log: app.log })
+      : undefined;
+    // Before the server stops listening: no retry starts against a store going away, and no timer is left.
+    app.addHook("preClose", async () => notifier?.stop());
+
     app.addContentTypeParser(
       "application/x-www-form-urlencoded",
       { parseAs: "string", bodyLimit: 4096 },
@@ -193,11 +441,9 @@ export function sandboxPageRoutes({ db }: { db: Db }): FastifyPluginAsyncZod {
     app.get("/pay/sandbox/:id", { schema: { params: chargeParams, hide: true } }, async (request, reply) => {
       const language = languageOf(request);
       const charge = await findCharge(request.params.id);
-      if (!charge) return sendPage(reply, 404, page(language, `<p>${TEXTS[language].missing}</p>`));
+      if (!charge) return sendPage(reply, 404, notice(language, [TEXTS[language].missing]));
       // A declined or pending attempt may be tried again with another card (the POST below allows it too).
-      if (charge.status === "approved")
-        return sendPage(reply, 409, page(language, `<p>${TEXTS[language].done}</p>`));
-      return sendPage(reply, 200, cardPage(charge, language));
+      return settledPage(reply, charge, language) ?? sendPage(reply, 200, cardPage(charge, language));
     });
 
     app.post(
@@ -206,19 +452,19 @@ export function sandboxPageRoutes({ db }: { db: Db }): FastifyPluginAsyncZod {
       async (request, reply) => {
         const language = languageOf(request);
         const charge = await findCharge(request.params.id);
-        if (!charge) return sendPage(reply, 404, page(language, `<p>${TEXTS[language].missing}</p>`));
+        if (!charge) return sendPage(reply, 404, notice(language, [TEXTS[language].missing]));
+        const settled = settledPage(reply, charge, language);
+        if (settled) return settled;
         const field = (name: string) => {
           const value = request.body?.[name];
           return typeof value === "string" ? value : undefined;
         };
-        const card = checkCard(
-          { number: field("number"), expiry: field("expiry"), cvc: field("cvc") },
-          language,
-        );
-        if (!card.ok) return sendPage(reply, 400, cardPage(charge, language, card));
+        const typed = { number: field("number"), expiry: field("expiry"), cvc: field("cvc") };
+        const card = checkCard(typed, language);
+        if (!card.ok) return sendPage(reply, 400, cardPage(charge, language, typed, card));
         const paymentId = newId("sbx_pay");
-        // A declined or pending attempt may be tried again with another card; an approved charge is done, and a
-        // second submit (double click, back button) finds it so.
+        // A declined or pending attempt may be tried again with another card; an approved charge is done and a
+        // closed one takes nothing, whatever a concurrent submit (double click, back button) or close did.
         const [paid] = await db
           .update(sandboxCharges)
           .set({
@@ -226,14 +472,21 @@ export function sandboxPageRoutes({ db }: { db: Db }): FastifyPluginAsyncZod {
             paymentId,
             declineReason: card.outcome === "rejected" ? TEXTS.en.declined : null,
           })
-          .where(and(eq(sandboxCharges.id, charge.id), ne(sandboxCharges.status, "approved")))
-          .returning({ id: sandboxCharges.id });
-        if (!paid) return sendPage(reply, 409, page(language, `<p>${TEXTS[language].done}</p>`));
-        const target = new URL(card.outcome === "approved" ? charge.successUrl : charge.failureUrl);
-        target.searchParams.set("payment_id", paymentId);
-        target.searchParams.set("status", card.outcome);
-        target.searchParams.set("external_reference", charge.reference);
-        return reply.code(303).header("cache-control", "no-store").redirect(target.href);
+          .where(
+            and(
+              eq(sandboxCharges.id, charge.id),
+              notInArray(sandboxCharges.status, ["approved", "expired"]),
+              or(isNull(sandboxCharges.expiresAt), gt(sandboxCharges.expiresAt, sql`now()`)),
+            ),
+          )
+          .returning();
+        if (!paid) {
+          // Approved or closed meanwhile; or past its hold by the database's clock, if not yet by this one's.
+          const now = (await findCharge(charge.id)) ?? charge;
+          return settledPage(reply, now, language) ?? closedPage(reply, now, language);
+        }
+        notifier?.notify(paymentId);
+        return redirect(reply, returnUrl(paid, card.outcome, paymentId));
       },
     );
   };

@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import {
@@ -7,8 +8,10 @@ import {
   type FakeStripe,
   type SessionOutcome,
 } from "../../../test/fakes/stripe";
-import { STORE_URL, describeProviderContract } from "../../../test/provider-contract";
+import { STORE_URL, describeProviderContract, type ProviderDriver } from "../../../test/provider-contract";
 import { shop, type Shop } from "../../../test/shop";
+import { payments } from "../../db/schema";
+import { sessionExpiry } from "./stripe";
 
 /**
  * PAYMENT_PROVIDER=stripe on the real app, with the official SDK talking to a fake of Stripe's API on this
@@ -43,49 +46,55 @@ const OUTCOME: Record<"approved" | "pending" | "rejected", SessionOutcome> = {
   rejected: "failed",
 };
 
-describeProviderContract("stripe", () => ({
-  t,
-  driver: {
-    signatureHeader: "stripe-signature",
-    chargedItems: (id) =>
-      (fake.asked(id).line_items as { quantity: string; price_data: Record<string, unknown> }[]).map(
-        (item) => ({
-          title: (item.price_data.product_data as { name: string }).name,
-          quantity: Number(item.quantity),
-          unitPriceCents: Number(item.price_data.unit_amount),
-        }),
-      ),
-    pay(id, outcome, { amountCents } = {}) {
-      fake.complete(id, OUTCOME[outcome], { amountTotal: amountCents });
-      return { payment: id, returnUrl: fake.returnUrl(id) };
-    },
-    approve: (id) => fake.settle(id, "paid"),
-    notification: (id, signing) =>
-      fake.event("checkout.session.completed", id, { secret: signing?.secret, timestamp: signing?.signedAt }),
-    unknownPaymentNotification: () => fake.event("checkout.session.completed", "cs_test_noSuchSession"),
-    malformedNotifications: () => [
-      fake.signed("{not json"),
-      fake.signed("42"),
-      fake.signed(JSON.stringify({ id: 5, type: "checkout.session.completed" })),
-      fake.signed(
-        JSON.stringify({ id: "evt_1", object: "event", type: "checkout.session.completed", data: {} }),
-      ),
-      fake.signed(
-        JSON.stringify({
-          id: "evt_2",
-          object: "event",
-          type: "checkout.session.completed",
-          data: { object: { id: "../../v1/balance" } },
-        }),
-      ),
-    ],
-    outage: (requests) =>
-      fake.failNext(requests, {
-        status: 500,
-        body: { error: { message: "An unknown error occurred", type: "api_error" } },
+/** The contract's driver: the fake in the contract's terms (ProviderDriver). */
+const driver: ProviderDriver = {
+  signatureHeader: "stripe-signature",
+  chargedItems: (id) =>
+    (fake.asked(id).line_items as { quantity: string; price_data: Record<string, unknown> }[]).map(
+      (item) => ({
+        title: (item.price_data.product_data as { name: string }).name,
+        quantity: Number(item.quantity),
+        unitPriceCents: Number(item.price_data.unit_amount),
       }),
+    ),
+  pay(id, outcome, { amountCents } = {}) {
+    fake.complete(id, OUTCOME[outcome], { amountTotal: amountCents });
+    return { payment: id, returnUrl: fake.returnUrl(id) };
   },
-}));
+  approve: (id) => fake.settle(id, "paid"),
+  notification: (id, signing) =>
+    fake.event("checkout.session.completed", id, { secret: signing?.secret, timestamp: signing?.signedAt }),
+  unknownPaymentNotification: () => fake.event("checkout.session.completed", "cs_test_noSuchSession"),
+  malformedNotifications: () => [
+    fake.signed("{not json"),
+    fake.signed("42"),
+    fake.signed(JSON.stringify({ id: 5, type: "checkout.session.completed" })),
+    fake.signed(
+      JSON.stringify({ id: "evt_1", object: "event", type: "checkout.session.completed", data: {} }),
+    ),
+    fake.signed(
+      JSON.stringify({
+        id: "evt_2",
+        object: "event",
+        type: "checkout.session.completed",
+        data: { object: { id: "../../v1/balance" } },
+      }),
+    ),
+  ],
+  outage: (requests) =>
+    fake.failNext(requests, {
+      status: 500,
+      body: { error: { message: "An unknown error occurred", type: "api_error" } },
+    }),
+  refundAtProvider: (id, amountCents) => void fake.refundInDashboard(id, amountCents),
+  disputeAtProvider: (id) => void fake.dispute(id),
+  afterSaleNotification: (id, change) =>
+    fake.event(change === "refunded" ? "charge.refunded" : "charge.dispute.created", id),
+  refundsOf: (id) => fake.refundsOf(id).map((refund) => refund.amount),
+  isOpen: (id) => fake.isOpen(id),
+};
+
+describeProviderContract("stripe", () => ({ t, driver }));
 
 describe("Stripe specifics", () => {
   async function startPaying() {
@@ -136,8 +145,14 @@ describe("Stripe specifics", () => {
       client_reference_id: String(checkout.id),
       metadata: { reference: String(checkout.id) },
       customer_email: expect.stringMatching(/@voltio\.test$/),
-      payment_intent_data: { description: `Voltio order ${checkout.id}` },
+      payment_intent_data: { description: `Voltio order V-${String(checkout.id).padStart(6, "0")}` },
+      expires_at: expect.stringMatching(/^\d{10}$/),
     });
+    // The store's stock hold, brought into the window Stripe allows (stripe-adapter.test.ts), as of the request.
+    const created = Number(fake.sessions.get(id)!.created);
+    expect(
+      Math.abs(Number(fake.asked(id).expires_at) - sessionExpiry(checkout.expiresAt, created * 1000)),
+    ).toBeLessThanOrEqual(1);
   });
 
   it("finishes a delayed payment on async_payment_succeeded, and turns down a failed one with Stripe's reason", async () => {
@@ -181,5 +196,50 @@ describe("Stripe specifics", () => {
     const { me } = await startPaying();
     for (const id of ["", "cs_test_noSuchSession", "../v1/balance", "{CHECKOUT_SESSION_ID}"])
       expect((await feedback(me, encodeURIComponent(id))).statusCode).toBe(404);
+  });
+
+  it("learns of a refund and a chargeback made at Stripe from its notifications, asking Stripe for the figures", async () => {
+    const me = await s.newShopper();
+    await s.buyNow(me, await s.newProduct({ priceCents: 2000 }));
+    const started = await t.app.inject({
+      method: "POST",
+      url: "/api/stripe/pay",
+      headers: me,
+      payload: { baseURL: STORE_URL },
+    });
+    const { payment, returnUrl } = driver.pay(started.json<{ id: string }>().id, "approved");
+    const paid = await t.app.inject({ url: `/api/stripe/feedback${returnUrl.search}`, headers: me });
+    expect(paid.json()).toMatchObject({ Status: "approved" });
+    const books = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(payments)
+          .where(
+            and(
+              eq(payments.provider, "stripe"),
+              eq(payments.providerPaymentId, paid.json<{ Payment: string }>().Payment),
+            ),
+          )
+      )[0]!;
+    expect(await books()).toMatchObject({
+      status: "approved",
+      currency: "usd",
+      refundedCents: 0,
+      disputed: false,
+    });
+
+    driver.refundAtProvider(payment, 500);
+    expect((await t.app.inject(driver.afterSaleNotification(payment, "refunded"))).json()).toEqual({
+      received: true,
+    });
+    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: false });
+    expect(driver.refundsOf(payment)).toEqual([500]);
+
+    driver.disputeAtProvider(payment);
+    expect((await t.app.inject(driver.afterSaleNotification(payment, "disputed"))).json()).toEqual({
+      received: true,
+    });
+    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: true });
   });
 });

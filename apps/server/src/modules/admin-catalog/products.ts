@@ -3,7 +3,8 @@ import { DEFAULT_PRODUCT_IMAGE, type ProductInput } from "@voltio/domain/admin";
 import { toCents, toDollars } from "@voltio/domain/money";
 import type { Db } from "../../db/client";
 import { categories, productCategories, productImages, products } from "../../db/schema";
-import { NotFound } from "../../errors";
+import { Conflict, NotFound } from "../../errors";
+import { lockStock } from "../inventory/stock";
 import type { Caller } from "../auth/access-token";
 import { categoryIllustrationUrl, kindForCategory } from "../illustrations/svg";
 import { recordChange } from "../audit/service";
@@ -48,7 +49,6 @@ const productColumns = (input: ProductInput) => ({
   name: input.name,
   priceCents: toCents(input.price),
   shippingCostCents: toCents(input.shippingCost),
-  stock: input.stock,
   description: input.description,
 });
 
@@ -105,7 +105,10 @@ async function lockedRecord(tx: Db, id: number): Promise<ProductRecord> {
 /** POST /products: the new product's id. */
 export async function createProduct(db: Db, actor: Caller, input: ProductInput): Promise<number> {
   return db.transaction(async (tx) => {
-    const [created] = await tx.insert(products).values(productColumns(input)).returning({ id: products.id });
+    const [created] = await tx
+      .insert(products)
+      .values({ ...productColumns(input), stock: input.stock })
+      .returning({ id: products.id });
     const id = created!.id;
     const after = await writeRelations(tx, id, input);
     await recordChange(tx, actor, "product.create", id, { before: null, after });
@@ -117,7 +120,15 @@ export async function createProduct(db: Db, actor: Caller, input: ProductInput):
 export async function updateProduct(db: Db, actor: Caller, id: number, input: ProductInput): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await lockedRecord(tx, id);
-    await tx.update(products).set(productColumns(input)).where(eq(products.id, id));
+    // The form shows what is for sale (the shelf less checkouts' holds): the edit moves the shelf by the
+    // change the admin made to it, so a sale or a hold between loading and saving is never undone.
+    const { stock: forSale, onShelf } = (await lockStock(tx, [id])).get(id)!;
+    if (input.stockBefore !== undefined && input.stockBefore !== forSale)
+      throw new Conflict(`The stock changed while you edited it: ${forSale} now`, { stock: forSale });
+    await tx
+      .update(products)
+      .set({ ...productColumns(input), stock: onShelf + input.stock - forSale })
+      .where(eq(products.id, id));
     const after = await writeRelations(tx, id, input);
     await recordChange(tx, actor, "product.update", id, { before, after });
   });
@@ -125,7 +136,7 @@ export async function updateProduct(db: Db, actor: Caller, id: number, input: Pr
 
 /**
  * DELETE /products/:id: the product is retired (deleted_at): gone from the store, and no longer for sale in
- * carts (catalog/stock.ts), while past orders and reviews keep showing it.
+ * carts (inventory/stock.ts), while past orders and reviews keep showing it.
  */
 export async function deleteProduct(db: Db, actor: Caller, id: number): Promise<void> {
   await db.transaction(async (tx) => {

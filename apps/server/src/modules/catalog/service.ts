@@ -14,6 +14,7 @@ import { ratingAverage } from "@voltio/domain/reviews";
 import { likeLiteral } from "../../db/like";
 import { rawQuery, type RawQuery } from "../../db/raw";
 import { searchTerms, type LiveSearchIndex } from "./search-index";
+import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./cache";
 import { categories, networks, saleCategories, saleProducts, sales } from "../../db/schema";
@@ -84,7 +85,7 @@ export async function catalogReference(
  * one statement per product page, whatever the number of pictures.
  */
 const PRODUCT_COLUMNS = `p.id, p.title, p.name, p.price_cents as "priceCents",
-  p.shipping_cost_cents as "shippingCostCents", p.stock, p.description,
+  p.shipping_cost_cents as "shippingCostCents", ${AVAILABLE_STOCK_SQL} as stock, p.description,
   (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
    from product_images i where i.product_id = p.id) as images,
   (select coalesce(json_agg(pc.category_id order by pc.category_id), '[]')

@@ -14,7 +14,7 @@ import {
 } from "@voltio/domain/admin-orders";
 import { pageInfo } from "@voltio/domain/http";
 import { toDollars } from "@voltio/domain/money";
-import { PURCHASE_STATUSES } from "@voltio/domain/order-status";
+import { PURCHASE_STATUSES, numberOf } from "@voltio/domain/order-status";
 import { isPaidStatus, type OrderStatus, type OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders, products, users } from "../../db/schema";
@@ -22,7 +22,14 @@ import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { queueMail } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
 import type { Caller } from "../auth/access-token";
-import { lockStock } from "../catalog/stock";
+import {
+  giveBackStock,
+  lockStock,
+  releaseShopperHolds,
+  takeStock,
+  unitsPerProduct,
+} from "../inventory/stock";
+import { refundCancelledPurchase } from "../payments/refunds";
 import { isDeletedAddress, orderStatusMail, type NotifiedStatus, type StatusMailOrder } from "./admin-mail";
 
 /**
@@ -157,6 +164,7 @@ async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<AdminOrde
       userId: order.userId,
       user,
       status: order.status,
+      number: numberOf(order.checkoutId),
       flag: order.flag,
       serverPurchaseDate: iso(order.serverPurchaseDate),
       localPurchaseDate: order.localPurchaseDate,
@@ -176,6 +184,7 @@ async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<AdminOrde
       userId: bulk.userId,
       user,
       status: bulk.status,
+      number: numberOf(bulk.checkoutId),
       flag: bulk.flag,
       serverPurchaseDate: iso(bulk.serverPurchaseDate),
       localPurchaseDate: bulk.localPurchaseDate,
@@ -229,6 +238,7 @@ const money = (dollars: number) => dollars.toFixed(2);
 
 function csvRow(order: AdminOrder): string {
   const row: Record<(typeof ORDER_CSV_COLUMNS)[number], string | number | null> = {
+    number: order.number,
     kind: order.kind,
     id: order.id,
     userId: order.userId,
@@ -271,6 +281,8 @@ export interface StatusChangeDeps {
   notifyMail?: () => void;
   /** Listings show stock: called after a change gave stock back or took it. */
   onStockChange?: () => void;
+  /** Wakes the payments worker: cancelling a paid order queued its refund. */
+  notifyRefunds?: () => void;
 }
 
 const LIST_LINE = "This line is in a shopper's list, not an order";
@@ -282,30 +294,40 @@ const NOT_FOUND = "Order Not Found";
  * takes them again. An order nobody paid for may only be cancelled.
  */
 function stockMove(from: OrderStatus, flag: OrderFlag | null, to: AdminOrderStatus): "give" | "take" | null {
-  if (from === "pending" && flag === null && to !== "cancelled") {
-    throw new Conflict("This order hasn't been paid");
-  }
+  if (from === "pending" && to !== "cancelled") throw new Conflict("This order hasn't been paid");
   if (isPaidStatus(from)) return to === "cancelled" ? "give" : null;
-  return isPaidStatus(to) ? "take" : null;
+  if (!isPaidStatus(to)) return null;
+  // Its money went back to the buyer: sending the goods now would give them away.
+  if (flag === "refund_needed" || flag === "refunded")
+    throw new Conflict("This order's payment was refunded: it can't be reopened");
+  return "take";
 }
 
 /** Gives back or takes the units (summed per product), the products locked in id order; 409 if short. */
 async function moveStock(tx: Db, units: Map<number, number>, move: "give" | "take") {
   const stocks = await lockStock(tx, units.keys());
-  for (const [productId, amount] of [...units].sort(([a], [b]) => a - b)) {
+  if (move === "give") return giveBackStock(tx, units);
+  for (const [productId, amount] of units) {
     const stock = stocks.get(productId)?.stock ?? 0;
-    if (move === "take" && stock < amount) {
+    if (stock < amount) {
       throw new Conflict(`Not enough stock of product ${productId}: ${stock} left, ${amount} needed`, {
         stock,
       });
     }
-    await tx
-      .update(products)
-      .set({
-        stock: move === "give" ? sql`${products.stock} + ${amount}` : sql`${products.stock} - ${amount}`,
-      })
-      .where(eq(products.id, productId));
   }
+  await takeStock(tx, units);
+}
+
+/**
+ * An admin moving a pending (unpaid) purchase can only cancel it: its buyer's checkout stops holding units.
+ * Taken before the purchase's row is locked, as the lock order says (checkouts first).
+ */
+async function releaseHoldsOfPending(tx: Db, table: typeof orders | typeof bulkOrders, id: number) {
+  const [row] = await tx
+    .select({ userId: table.userId, status: table.status })
+    .from(table)
+    .where(eq(table.id, id));
+  if (row?.status === "pending") await releaseShopperHolds(tx, row.userId);
 }
 
 /** The audit row and, for a move the buyer hears of, their e-mail; true when a message was queued. */
@@ -345,9 +367,13 @@ const statusValues = (to: AdminOrderStatus, purchaseDate: AnyPgColumn) => {
 };
 
 /** Tells the caches and the mail worker after the commit. */
-function afterCommit(deps: StatusChangeDeps, outcome: { stockMoved: boolean; mailed: boolean }) {
+function afterCommit(
+  deps: StatusChangeDeps,
+  outcome: { stockMoved: boolean; mailed: boolean; refunding?: boolean },
+) {
   if (outcome.stockMoved) deps.onStockChange?.();
   if (outcome.mailed) deps.notifyMail?.();
+  if (outcome.refunding) deps.notifyRefunds?.();
 }
 
 /** A purchase line an admin may move: not a list line, not a line of a bulk order. */
@@ -382,6 +408,7 @@ export async function changeOrderStatus(
   deps: StatusChangeDeps = {},
 ): Promise<OrderUpdateReply> {
   const outcome = await db.transaction(async (tx) => {
+    await releaseHoldsOfPending(tx, orders, id);
     const [locked] = await tx
       .select({
         id: orders.id,
@@ -391,6 +418,8 @@ export async function changeOrderStatus(
         status: orders.status,
         flag: orders.flag,
         bulkOrderId: orders.bulkOrderId,
+        checkoutId: orders.checkoutId,
+        paidCents: sql<number>`coalesce(${orders.lineTotalCents}, 0) + coalesce(${orders.shippingCostCents}, 0)`,
       })
       .from(orders)
       .where(eq(orders.id, id))
@@ -406,7 +435,14 @@ export async function changeOrderStatus(
     if (line.status === to) return { reply: reply(to), stockMoved: false, mailed: false };
     const move = stockMove(line.status, line.flag, to);
     if (move) await moveStock(tx, new Map([[line.productId, line.amount]]), move);
-    await tx.update(orders).set(statusValues(to, orders.serverPurchaseDate)).where(eq(orders.id, line.id));
+    const refunding = move === "give" && (await refundCancelledPurchase(tx, line.checkoutId, line.paidCents));
+    await tx
+      .update(orders)
+      .set({
+        ...statusValues(to, orders.serverPurchaseDate),
+        ...(refunding ? { flag: "refund_needed" } : {}),
+      })
+      .where(eq(orders.id, line.id));
     const [product] = await tx
       .select({ title: products.title })
       .from(products)
@@ -423,7 +459,7 @@ export async function changeOrderStatus(
       line.status,
       to,
     );
-    return { reply: reply(to), stockMoved: move !== null, mailed };
+    return { reply: reply(to), stockMoved: move !== null, mailed, refunding };
   });
   afterCommit(deps, outcome);
   return outcome.reply;
@@ -439,12 +475,15 @@ export async function changeBulkOrderStatus(
 ): Promise<{ msg: string; id: number; status: OrderStatus }> {
   const to = change.status;
   const outcome = await db.transaction(async (tx) => {
+    await releaseHoldsOfPending(tx, bulkOrders, id);
     const [bulk] = await tx
       .select({
         id: bulkOrders.id,
         userId: bulkOrders.userId,
         status: bulkOrders.status,
         flag: bulkOrders.flag,
+        checkoutId: bulkOrders.checkoutId,
+        paidCents: sql<number>`${bulkOrders.combinedPriceCents} + ${bulkOrders.combinedShippingCostCents}`,
       })
       .from(bulkOrders)
       .where(eq(bulkOrders.id, id))
@@ -463,18 +502,16 @@ export async function changeBulkOrderStatus(
       .where(eq(orders.bulkOrderId, bulk.id))
       .orderBy(asc(orders.id))
       .for("update");
-    if (move) {
-      const units = new Map<number, number>();
-      for (const line of lines) units.set(line.productId, (units.get(line.productId) ?? 0) + line.amount);
-      await moveStock(tx, units, move);
-    }
+    if (move) await moveStock(tx, unitsPerProduct(lines), move);
+    const refunding = move === "give" && (await refundCancelledPurchase(tx, bulk.checkoutId, bulk.paidCents));
+    const flag = refunding ? { flag: "refund_needed" as const } : {};
     await tx
       .update(bulkOrders)
-      .set(statusValues(to, bulkOrders.serverPurchaseDate))
+      .set({ ...statusValues(to, bulkOrders.serverPurchaseDate), ...flag })
       .where(eq(bulkOrders.id, bulk.id));
     await tx
       .update(orders)
-      .set(statusValues(to, orders.serverPurchaseDate))
+      .set({ ...statusValues(to, orders.serverPurchaseDate), ...flag })
       .where(eq(orders.bulkOrderId, bulk.id));
     const titles = lines.length
       ? await tx
@@ -500,7 +537,7 @@ export async function changeBulkOrderStatus(
       bulk.status,
       to,
     );
-    return { reply, stockMoved: move !== null, mailed };
+    return { reply, stockMoved: move !== null, mailed, refunding };
   });
   afterCommit(deps, outcome);
   return outcome.reply;

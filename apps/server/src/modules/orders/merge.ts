@@ -3,7 +3,7 @@ import type { ListMerge, ListMergeReply, ListStatus, OrderLine } from "@voltio/d
 import type { Db } from "../../db/client";
 import { listMerges, orders } from "../../db/schema";
 import { lineColumns } from "./service";
-import { lockStock } from "../catalog/stock";
+import { lockStock } from "../inventory/stock";
 
 /**
  * POST /order/merge (SPEC.md §4 Login, issue 9 point 3): a guest's cart and wishlist joined to the shopper's

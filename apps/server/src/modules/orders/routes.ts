@@ -56,6 +56,8 @@ export interface OrderRoutesDeps {
   notifyMail?: () => void;
   /** An admin's status change gave stock back or took it: listings must show it at once. */
   onStockChange?: () => void;
+  /** Wakes the payments worker: cancelling a paid order queued its refund. */
+  notifyRefunds?: () => void;
 }
 
 /**
@@ -70,9 +72,10 @@ export function orderRoutes({
   now = () => new Date(),
   notifyMail,
   onStockChange,
+  notifyRefunds,
 }: OrderRoutesDeps): FastifyPluginAsyncZod {
   const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone, now()) });
-  const statusDeps = { notifyMail, onStockChange };
+  const statusDeps = { notifyMail, onStockChange, notifyRefunds };
 
   return async (app) => {
     keepRepliesPrivate(app);

@@ -1,3 +1,4 @@
+import { numberOf } from "@voltio/domain/order-status";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { discountedUnits, type SaleTerms } from "@voltio/domain/discount";
 import { toCents, toDollars } from "@voltio/domain/money";
@@ -15,10 +16,10 @@ import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import type { Weekday } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders } from "../../db/schema";
-import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
+import { InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { TtlCache } from "../catalog/cache";
 import { productsByIds, type CatalogReference } from "../catalog/service";
-import { lockStock, sellable } from "../catalog/stock";
+import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/stock";
 
 /**
  * A shopper's order lines (SPEC.md §4, §7 Orders; DESIGN.md §4–5). Every write that checks a line against
@@ -44,9 +45,6 @@ async function lockProduct(tx: Db, productId: number) {
   const locked = (await lockStock(tx, [productId])).get(productId);
   return locked ? { stock: sellable(locked), retired: locked.retired } : null;
 }
-
-const tooMany = (stock: number) =>
-  stock > 0 ? new Conflict(`Only ${stock} left`, { stock }) : new Conflict("Out of stock", { stock: 0 });
 
 /**
  * POST /order: adds to the caller's line of that product and status; `pending` is a purchase of its own, a new
@@ -237,18 +235,19 @@ function snapshotOf(
 
 /** DELETE /order/:id: the caller's cart, wishlist or pending line (not one gathered in a bulk order). */
 export async function deleteOrder(db: Db, userId: number, id: number): Promise<void> {
-  const deleted = await db
-    .delete(orders)
-    .where(
-      and(
-        eq(orders.id, id),
-        eq(orders.userId, userId),
-        inArray(orders.status, ["inCart", "inWishList", "pending"]),
-        isNull(orders.bulkOrderId),
-      ),
-    )
-    .returning({ id: orders.id });
-  if (deleted.length === 0) throw new NotFound("Order Not Found");
+  await db.transaction(async (tx) => {
+    const target = and(eq(orders.id, id), eq(orders.userId, userId));
+    const [line] = await tx.select({ status: orders.status }).from(orders).where(target);
+    // A pending line leaving: the checkout that held its units holds nothing any more.
+    if (line?.status === "pending") await releaseShopperHolds(tx, userId);
+    const deleted = await tx
+      .delete(orders)
+      .where(
+        and(target, inArray(orders.status, ["inCart", "inWishList", "pending"]), isNull(orders.bulkOrderId)),
+      )
+      .returning({ id: orders.id });
+    if (deleted.length === 0) throw new NotFound("Order Not Found");
+  });
 }
 
 /**
@@ -272,6 +271,7 @@ export async function listOrders(
 const pricedLineColumns = {
   ...lineColumns,
   bulkOrderId: orders.bulkOrderId,
+  checkoutId: orders.checkoutId,
   localPurchaseDate: orders.localPurchaseDate,
   unitPriceCents: orders.unitPriceCents,
   lineTotalCents: orders.lineTotalCents,
@@ -306,6 +306,7 @@ async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext
           id: line.id,
           amount: line.amount,
           status: line.status,
+          number: numberOf(line.checkoutId),
           localPurchaseDate: line.localPurchaseDate,
           unitPrice: toDollars(price.unitPriceCents),
           lineTotal: toDollars(price.lineTotalCents),
@@ -403,6 +404,7 @@ export async function listBulkOrders(
       combinedPriceCents: bulkOrders.combinedPriceCents,
       combinedShippingCostCents: bulkOrders.combinedShippingCostCents,
       localPurchaseDate: bulkOrders.localPurchaseDate,
+      checkoutId: bulkOrders.checkoutId,
     })
     .from(bulkOrders)
     .where(
@@ -426,6 +428,7 @@ export async function listBulkOrders(
     bulks.map(async (bulk) => ({
       id: bulk.id,
       status: bulk.status,
+      number: numberOf(bulk.checkoutId),
       combinedPrice: toDollars(bulk.combinedPriceCents),
       combinedShippingCost: toDollars(bulk.combinedShippingCostCents),
       localPurchaseDate: bulk.localPurchaseDate,

@@ -1,4 +1,5 @@
 import { formatDollars } from "@voltio/domain/money";
+import { orderNumber } from "@voltio/domain/order-status";
 import type { ShippingAddress } from "../../db/schema";
 import type { MailMessage } from "../../integrations/mail/outbox";
 
@@ -33,9 +34,10 @@ export function orderConfirmation(
   const products = lines.reduce((sum, line) => sum + (line.lineTotalCents ?? 0), 0);
   const shipping = lines.reduce((sum, line) => sum + (line.shippingCostCents ?? 0), 0);
   const items = lines.map((line) => `- ${line.title} × ${line.amount}: ${dollars(line.lineTotalCents ?? 0)}`);
+  const number = orderNumber(checkout.id);
   return {
     to,
-    subject: `Voltio: order ${checkout.id} confirmed / pedido ${checkout.id} confirmado`,
+    subject: `Voltio: order ${number} confirmed / pedido ${number} confirmado`,
     dedupeKey: `order-confirmation:checkout:${checkout.id}`,
     text: [
       `Thank you for your purchase! Your payment ${paymentId} was approved.`,
@@ -55,17 +57,42 @@ export function orderConfirmation(
 }
 
 export function refundNotice(checkout: { id: number }, to: string, paymentId: string): MailMessage {
+  const number = orderNumber(checkout.id);
   return {
     to,
-    subject: `Voltio: order ${checkout.id} can't be completed / el pedido ${checkout.id} no puede completarse`,
+    subject: `Voltio: order ${number} can't be completed / el pedido ${number} no puede completarse`,
     dedupeKey: `order-refund:checkout:${checkout.id}`,
     text: [
       `We received your payment ${paymentId}, but the products ran out before it arrived.`,
-      "Your order was cancelled and the store will refund you.",
+      "Your order was cancelled and your payment is being refunded to your card.",
       "",
       "—",
       `Recibimos tu pago ${paymentId}, pero los productos se agotaron antes de que llegara.`,
-      "Tu pedido fue cancelado y la tienda te devolverá el dinero.",
+      "Tu pedido fue cancelado y estamos devolviendo el pago a tu tarjeta.",
+    ].join("\n"),
+  };
+}
+
+/** The owner refunded (part of) a payment. `key` names this refund, so a repeated request mails once. */
+export function refundMail(
+  checkout: { id: number },
+  to: string,
+  paymentId: string,
+  amountCents: number,
+  key: string,
+): MailMessage {
+  const number = orderNumber(checkout.id);
+  return {
+    to,
+    subject: `Voltio: refund for order ${number} / reembolso del pedido ${number}`,
+    dedupeKey: `order-refund:${key}`,
+    text: [
+      `The store is refunding ${dollars(amountCents)} of your payment ${paymentId} for order ${number}.`,
+      "It reaches your card within a few days, depending on your bank.",
+      "",
+      "—",
+      `La tienda te está reembolsando ${dollars(amountCents)} de tu pago ${paymentId} del pedido ${number}.`,
+      "Llega a tu tarjeta en unos días, según tu banco.",
     ].join("\n"),
   };
 }

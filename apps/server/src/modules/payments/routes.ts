@@ -1,18 +1,25 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorSchema } from "@voltio/domain/http";
+import { idParamSchema } from "@voltio/domain/http";
 import {
+  adminPaymentPageSchema,
+  adminPaymentQuerySchema,
   feedbackQuerySchema,
   feedbackReplySchema,
   payBodySchema,
   payReplySchema,
+  refundBodySchema,
+  refundReplySchema,
 } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import { NotFound } from "../../errors";
-import { signedInShopper } from "../../http/access";
+import { signedIn, signedInShopper } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import type { PaymentProvider } from "../../integrations/payments/provider";
-import { checkoutSummary, settlePayment, startCheckout } from "./service";
+import { checkoutSummary, startCheckout } from "./checkout";
+import { listPayments, refundPayment } from "./refunds";
+import { recheckShopper, settlePayment, type Settled } from "./settlement";
 
 const errors = { ...SIGNED_IN_ERRORS, 502: errorSchema };
 
@@ -34,8 +41,12 @@ export interface PaymentRoutesDeps {
   publicUrl: string;
   /** Wakes the mail worker once a settlement queued its message. */
   notifyMail?: () => void;
-  /** An approved settlement took stock: the catalogue's listings and search must show it. */
+  /** Stock was taken or held: the catalogue's listings and search must show it. */
   onStockChange?: () => void;
+  /** STOCK_HOLD_SECONDS. */
+  holdSeconds: number;
+  /** Wakes the payments worker once a refund was queued. */
+  notifyRefunds?: () => void;
 }
 
 /**
@@ -48,7 +59,15 @@ export function paymentRoutes({
   publicUrl,
   notifyMail,
   onStockChange,
+  holdSeconds,
+  notifyRefunds,
 }: PaymentRoutesDeps): FastifyPluginAsyncZod {
+  /** What a settlement leaves to do once committed. */
+  const afterSettle = (settled: Settled) => {
+    if (settled.mailed) notifyMail?.();
+    if (settled.stockTaken) onStockChange?.();
+    if (settled.refundQueued) notifyRefunds?.();
+  };
   return async (app) => {
     keepRepliesPrivate(app);
 
@@ -69,7 +88,28 @@ export function paymentRoutes({
         const origins = [publicUrl, `${request.protocol}://${request.host}`].map(
           (url) => new URL(url).origin,
         );
-        return startCheckout({ db, provider }, signedInShopper(request).id, request.body, origins);
+        const reply = await startCheckout(
+          {
+            db,
+            provider,
+            holdSeconds,
+            recheckOpen: async (userId) => {
+              for (const settled of await recheckShopper(db, provider, userId))
+                if (settled) afterSettle(settled);
+            },
+            onCloseFailure: (error) =>
+              request.log.warn(
+                { error: (error as Error).message },
+                "closing a checkout at the provider failed",
+              ),
+          },
+          signedInShopper(request).id,
+          request.body,
+          origins,
+        );
+        // The checkout holds units: what others see changed.
+        onStockChange?.();
+        return reply;
       },
     );
 
@@ -91,10 +131,47 @@ export function paymentRoutes({
         const payment = await provider.paymentFromReturn(request.query);
         if (!payment) throw new NotFound("Payment Not Found");
         const settled = await settlePayment(db, provider, payment, { userId: caller.id });
+        afterSettle(settled);
+        if (settled.reply.Status !== "approved") return settled.reply;
+        return { ...settled.reply, order: await checkoutSummary(db, Number(payment.reference)) };
+      },
+    );
+
+    app.get(
+      "/payment/admin",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags: ["payments"],
+          summary: "Every payment with what became of it; those needing the owner's attention first",
+          security: BEARER,
+          querystring: adminPaymentQuerySchema,
+          response: { 200: adminPaymentPageSchema, ...errors },
+        },
+      },
+      async (request) => listPayments(db, request.query),
+    );
+
+    app.post(
+      "/payment/admin/:id/refund",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags: ["payments"],
+          summary:
+            "Refund an approved payment through its provider: all that is left by default, or `amount` dollars",
+          security: BEARER,
+          params: idParamSchema,
+          body: refundBodySchema,
+          response: { 200: refundReplySchema, ...errors },
+        },
+      },
+      async (request) => {
+        const reply = await refundPayment(db, signedIn(request), request.params.id, request.body);
+        notifyRefunds?.();
         notifyMail?.();
-        if (settled.Status !== "approved") return settled;
-        onStockChange?.();
-        return { ...settled, order: await checkoutSummary(db, Number(payment.reference)) };
+        if (reply.cancelled) onStockChange?.();
+        return reply;
       },
     );
 
@@ -135,8 +212,7 @@ export function paymentRoutes({
             if (error instanceof NotFound) return { received: true as const, ignored: true as const };
             throw error;
           }
-          notifyMail?.();
-          if (settled.Status === "approved") onStockChange?.();
+          afterSettle(settled);
           return { received: true as const };
         },
       );

@@ -126,7 +126,8 @@ function ProductForm({ product }: { product: Product | undefined }) {
     try {
       const saved = await apiFetch<Product>(editing ? `/products/${product.id}` : "/products", {
         method: editing ? "PUT" : "POST",
-        body: JSON.stringify(input),
+        // An edit is a change from the stock the form loaded: the server refuses it if a sale moved it since.
+        body: JSON.stringify(editing ? { ...input, stockBefore: product.stock } : input),
       });
       await refreshCatalogue(client);
       if (editing) {

@@ -1,0 +1,336 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import {
+  SHIPPING_ITEM_TITLE,
+  checkoutItems,
+  checkoutTotals,
+  type PendingLine,
+} from "@voltio/domain/checkout";
+import { toDollars } from "@voltio/domain/money";
+import { orderNumber } from "@voltio/domain/order-status";
+import type { OrderSummary, PayBody } from "@voltio/domain/payments";
+import type { Db } from "../../db/client";
+import {
+  bulkOrders,
+  checkouts,
+  directions,
+  orders,
+  products,
+  users,
+  type ShippingAddress,
+} from "../../db/schema";
+import { Conflict, InvalidInput, NotFound } from "../../errors";
+import type { PaymentProvider } from "../../integrations/payments/provider";
+import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
+
+/**
+ * Starting a payment (issue 10, issue 21 points 1–2; DESIGN.md §4). A checkout covers everything the shopper
+ * has pending when they press pay, at the prices snapshotted when the lines became pending, and holds its
+ * units for STOCK_HOLD_SECONDS: a buyer who can't have every unit is told before paying. A shopper has one
+ * open checkout at a time, whatever the concurrency (a unique partial index, and the decision taken under a
+ * per-shopper lock).
+ */
+
+/** Namespace of the per-shopper advisory lock that serialises a shopper's checkouts. */
+const CHECKOUT_LOCK = 21;
+/** How long a concurrent Pay waits for the checkout another request of the same shopper is creating. */
+const WAIT_FOR_PROVIDER_MS = 25_000;
+
+/** A line's price snapshot, taken when it became pending: what the checkout charges for it. */
+export const snapshotColumns = {
+  title: products.title,
+  amount: orders.amount,
+  unitPriceCents: orders.unitPriceCents,
+  lineTotalCents: orders.lineTotalCents,
+  shippingCostCents: orders.shippingCostCents,
+  salePercentage: orders.salePercentage,
+  discountedUnits: orders.discountedUnits,
+};
+
+/** A pending line's snapshot columns as the checkout rules read them. */
+export const pendingLine = (row: {
+  title: string;
+  amount: number;
+  unitPriceCents: number | null;
+  lineTotalCents: number | null;
+  shippingCostCents: number | null;
+  salePercentage: number | null;
+  discountedUnits: number | null;
+}): PendingLine => ({
+  title: row.title,
+  amount: row.amount,
+  unitPriceCents: row.unitPriceCents ?? 0,
+  lineTotalCents: row.lineTotalCents ?? 0,
+  shippingCents: row.shippingCostCents ?? 0,
+  salePercentage: row.salePercentage,
+  discountedUnits: row.discountedUnits ?? 0,
+});
+
+/**
+ * The caller's pending lines not in a bulk order, and the lines of their pending bulk orders: what a checkout
+ * charges. A line flagged for the money it already took is never charged again.
+ */
+async function pendingOf(db: Db, userId: number) {
+  const lines = await db
+    .select({
+      id: orders.id,
+      bulkOrderId: orders.bulkOrderId,
+      productId: orders.productId,
+      ...snapshotColumns,
+    })
+    .from(orders)
+    .innerJoin(products, eq(products.id, orders.productId))
+    .leftJoin(bulkOrders, eq(bulkOrders.id, orders.bulkOrderId))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        isNull(orders.flag),
+        or(
+          and(isNull(orders.bulkOrderId), eq(orders.status, "pending")),
+          and(eq(bulkOrders.status, "pending"), isNull(bulkOrders.flag)),
+        ),
+      ),
+    )
+    .orderBy(asc(orders.id));
+  return lines.map((line) => ({
+    id: line.id,
+    bulkOrderId: line.bulkOrderId,
+    productId: line.productId,
+    ...pendingLine(line),
+  }));
+}
+
+const addressOf = (row: typeof directions.$inferSelect): ShippingAddress => ({
+  city: row.city,
+  street: row.street,
+  streetNumber: row.streetNumber,
+  floor: row.floor,
+  unit: row.unit,
+  postalCode: row.postalCode,
+});
+
+/** The order lines a checkout pays: its single lines and the lines of its bulk orders. */
+export const coveredBy = (checkout: { orderIds: number[]; bulkOrderIds: number[] }) =>
+  or(
+    checkout.orderIds.length ? inArray(orders.id, checkout.orderIds) : sql`false`,
+    checkout.bulkOrderIds.length ? inArray(orders.bulkOrderId, checkout.bulkOrderIds) : sql`false`,
+  );
+
+export interface CheckoutDeps {
+  db: Db;
+  provider: PaymentProvider;
+  /** STOCK_HOLD_SECONDS: how long a checkout keeps its units from other shoppers. */
+  holdSeconds: number;
+  /** Settles what the shopper's open checkout was paid before a new one is made (settlement.ts). */
+  recheckOpen?: (userId: number) => Promise<void>;
+  /** A checkout that can't be paid any more is closed at the provider; a failure there is only logged. */
+  onCloseFailure?: (error: unknown) => void;
+}
+
+type Decision =
+  | { kind: "reuse"; checkoutId: number; providerCheckoutId: string; initPoint: string }
+  | { kind: "wait"; checkoutId: number }
+  | {
+      kind: "create";
+      checkoutId: number;
+      expiresAt: Date;
+      lines: Awaited<ReturnType<typeof pendingOf>>;
+      shippingCents: number;
+      amountCents: number;
+      payerEmail: string;
+    };
+
+const same = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/**
+ * POST /{provider}/pay: the charge for what the caller has pending, built from the database. The same
+ * pending orders, total and return address reuse the open checkout while its hold lasts; anything else closes
+ * it (here and at the provider) and opens another.
+ */
+export async function startCheckout(
+  deps: CheckoutDeps,
+  userId: number,
+  body: PayBody,
+  storeOrigins: string[],
+) {
+  const { db, provider } = deps;
+  const base = new URL(body.baseURL);
+  if (!storeOrigins.includes(base.origin)) throw new InvalidInput("baseURL", "must be this store's address");
+  const baseUrl = `${base.origin}${base.pathname.replace(/\/+$/, "")}`;
+
+  // A payment whose return was lost is settled first, so its orders are never charged again.
+  await deps.recheckOpen?.(userId);
+
+  const closed: string[] = [];
+  const decision = await db.transaction(async (tx): Promise<Decision> => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CHECKOUT_LOCK}, ${userId})`);
+    // Lock order (inventory/stock.ts): the checkout first, products last (holdStock).
+    const [open] = await tx
+      .select()
+      .from(checkouts)
+      .where(and(eq(checkouts.userId, userId), eq(checkouts.status, "open")))
+      .for("update");
+    const lines = await pendingOf(tx, userId);
+    if (lines.length === 0) throw new NotFound("Nothing to pay: there are no pending orders");
+    const [direction] = await tx
+      .select()
+      .from(directions)
+      .where(
+        and(
+          eq(directions.userId, userId),
+          body.directionId === undefined ? undefined : eq(directions.id, body.directionId),
+        ),
+      )
+      .orderBy(asc(directions.id))
+      .limit(1);
+    if (!direction)
+      throw body.directionId === undefined
+        ? new InvalidInput("directionId", "You need to have an address to make the purchase!")
+        : new NotFound("Address Not Found");
+
+    const orderIds = lines.filter((line) => line.bulkOrderId === null).map((line) => line.id);
+    const bulkOrderIds = [
+      ...new Set(lines.flatMap((line) => (line.bulkOrderId === null ? [] : [line.bulkOrderId]))),
+    ];
+    const { shippingCents, totalCents: amountCents } = checkoutTotals(lines);
+    const shippingAddress = addressOf(direction);
+
+    if (
+      open &&
+      open.expiresAt > new Date() &&
+      open.amountCents === amountCents &&
+      open.baseUrl === baseUrl &&
+      same(open.orderIds, orderIds) &&
+      same(open.bulkOrderIds, bulkOrderIds) &&
+      // jsonb keeps its own key order: compare the fields, not the text.
+      (Object.keys(shippingAddress) as (keyof ShippingAddress)[]).every(
+        (key) => open.shippingAddress[key] === shippingAddress[key],
+      )
+    ) {
+      return open.providerCheckoutId && open.initPoint
+        ? {
+            kind: "reuse",
+            checkoutId: open.id,
+            providerCheckoutId: open.providerCheckoutId,
+            initPoint: open.initPoint,
+          }
+        : { kind: "wait", checkoutId: open.id };
+    }
+    if (open) {
+      // What is pending changed (or the hold ended): the old checkout can't be paid any more.
+      await tx.update(checkouts).set({ status: "replaced" }).where(eq(checkouts.id, open.id));
+      await releaseHolds(tx, open.id);
+      if (open.providerCheckoutId) closed.push(open.providerCheckoutId);
+    }
+    const expiresAt = new Date(Date.now() + deps.holdSeconds * 1000);
+    const [created] = await tx
+      .insert(checkouts)
+      .values({
+        userId,
+        provider: provider.name,
+        orderIds,
+        bulkOrderIds,
+        amountCents,
+        baseUrl,
+        shippingAddress,
+        expiresAt,
+      })
+      .returning({ id: checkouts.id });
+    // Refused with 409 "Only N left" before any payment: the whole transaction, old checkout included, rolls back.
+    await holdStock(tx, created!.id, unitsPerProduct(lines), expiresAt);
+    const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    return {
+      kind: "create",
+      checkoutId: created!.id,
+      expiresAt,
+      lines,
+      shippingCents,
+      amountCents,
+      payerEmail: buyer!.email,
+    };
+  });
+  // The provider is called outside any transaction: a slow provider holds no rows.
+  await Promise.all(
+    closed.map((id) => provider.closeCheckout(id).catch((error: unknown) => deps.onCloseFailure?.(error))),
+  );
+
+  if (decision.kind === "reuse") return { id: decision.providerCheckoutId, init_point: decision.initPoint };
+  if (decision.kind === "wait") return waitForProvider(db, decision.checkoutId);
+
+  const number = orderNumber(decision.checkoutId);
+  let made;
+  try {
+    made = await provider.createCheckout({
+      reference: String(decision.checkoutId),
+      description: `Voltio order ${number}`,
+      // Items at 0 (a free Nth unit, free shipping) change no total and some providers refuse them.
+      items: [
+        ...decision.lines.flatMap(checkoutItems).map(({ title, amount, unitPriceCents }) => ({
+          title,
+          amount,
+          unitPriceCents,
+        })),
+        { title: SHIPPING_ITEM_TITLE, amount: 1, unitPriceCents: decision.shippingCents },
+      ].filter((item) => item.unitPriceCents > 0),
+      amountCents: decision.amountCents,
+      payerEmail: decision.payerEmail,
+      successUrl: `${baseUrl}/purchase/success`,
+      failureUrl: `${baseUrl}/purchase/failure`,
+      expiresAt: decision.expiresAt,
+    });
+  } catch (error) {
+    // Nothing to pay at the provider: the units go back to the other shoppers at once.
+    await db.transaction(async (tx) => {
+      await tx.update(checkouts).set({ status: "expired" }).where(eq(checkouts.id, decision.checkoutId));
+      await releaseHolds(tx, decision.checkoutId);
+    });
+    throw error;
+  }
+  await db
+    .update(checkouts)
+    .set({ providerCheckoutId: made.id, initPoint: made.initPoint })
+    .where(eq(checkouts.id, decision.checkoutId));
+  return { id: made.id, init_point: made.initPoint };
+}
+
+/** A concurrent Pay of the same shopper: the answer is the checkout the first request is making. */
+async function waitForProvider(db: Db, checkoutId: number) {
+  const deadline = Date.now() + WAIT_FOR_PROVIDER_MS;
+  for (let pause = 20; Date.now() < deadline; pause = Math.min(pause * 2, 500)) {
+    const [row] = await db
+      .select({ status: checkouts.status, id: checkouts.providerCheckoutId, initPoint: checkouts.initPoint })
+      .from(checkouts)
+      .where(eq(checkouts.id, checkoutId));
+    if (row?.id && row.initPoint) return { id: row.id, init_point: row.initPoint };
+    if (row?.status !== "open") break;
+    await sleep(pause);
+  }
+  throw new Conflict("A payment is being started for these orders: try again in a moment");
+}
+
+/** What a checkout bought, as its items were charged: the summary on the payment result screen. */
+export async function checkoutSummary(db: Db, checkoutId: number): Promise<OrderSummary> {
+  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  if (!checkout) throw new NotFound("Payment Not Found");
+  const rows = await db
+    .select(snapshotColumns)
+    .from(orders)
+    .innerJoin(products, eq(products.id, orders.productId))
+    .where(coveredBy(checkout))
+    .orderBy(asc(orders.id));
+  const lines = rows.map(pendingLine);
+  const totals = checkoutTotals(lines);
+  return {
+    number: orderNumber(checkout.id),
+    items: lines.flatMap(checkoutItems).map((item) => ({
+      title: item.title,
+      amount: item.amount,
+      unitPrice: toDollars(item.unitPriceCents),
+      discountPercentage: item.discountPercentage,
+    })),
+    products: toDollars(totals.productsCents),
+    shipping: toDollars(totals.shippingCents),
+    total: toDollars(totals.totalCents),
+    address: checkout.shippingAddress,
+  };
+}

@@ -1,0 +1,359 @@
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import type { FeedbackReply, PaymentOutcome } from "@voltio/domain/payments";
+import type { Db } from "../../db/client";
+import { bulkOrders, checkouts, orders, paymentEvents, payments, products } from "../../db/schema";
+import { NotFound } from "../../errors";
+import type { PaymentProvider, ProviderPayment } from "../../integrations/payments/provider";
+import { queueMail } from "../../integrations/mail/outbox";
+import { lockStock, releaseHolds, sellable, takeStock, unitsPerProduct } from "../inventory/stock";
+import { buyerEmail } from "./buyer";
+import { coveredBy } from "./checkout";
+import { orderConfirmation, refundNotice } from "./order-mail";
+import { queueRefund } from "./refunds";
+
+/**
+ * Settlement (issue 10, issue 21; DESIGN.md §4): what the provider says of a payment, recorded, and an
+ * approved one either finishes its checkout's orders (the hold becomes a sale) or, when it can't be delivered
+ * (a closed or already paid checkout, the wrong amount or currency, orders no longer pending, stock gone, a
+ * retired product), is refunded through the provider. The return page, the webhook, the re-check worker and
+ * their repeats make exactly one transition between them: the checkout's row is locked first.
+ */
+
+/** The currency the store sells in: a payment in any other is refunded. */
+export const STORE_CURRENCY = "usd";
+
+export interface Settled {
+  reply: FeedbackReply;
+  /** Stock was taken (listings must show it). */
+  stockTaken: boolean;
+  /** A refund was queued (the payments worker should run now) or mail was queued. */
+  refundQueued: boolean;
+  mailed: boolean;
+}
+
+const replyOf = (Status: PaymentOutcome, payment: ProviderPayment): FeedbackReply => ({
+  Status,
+  Payment: payment.id,
+  ...(Status === "rejected" && payment.declineReason ? { reason: payment.declineReason } : {}),
+});
+
+export async function settlePayment(
+  db: Db,
+  provider: PaymentProvider,
+  payment: ProviderPayment,
+  options: { userId?: number; eventId?: string } = {},
+): Promise<Settled> {
+  const checkoutId = Number(payment.reference);
+  if (!Number.isSafeInteger(checkoutId)) throw new NotFound("Payment Not Found");
+  return db.transaction(async (tx) => {
+    const settled = (Status: PaymentOutcome, extra: Partial<Settled> = {}): Settled => ({
+      reply: replyOf(Status, payment),
+      stockTaken: false,
+      refundQueued: false,
+      mailed: false,
+      ...extra,
+    });
+    // Lock order (inventory/stock.ts): the checkout, then its payment, bulk orders, lines and products.
+    const [checkout] = await tx
+      .select()
+      .from(checkouts)
+      .where(
+        and(
+          eq(checkouts.id, checkoutId),
+          eq(checkouts.provider, provider.name),
+          options.userId === undefined ? undefined : eq(checkouts.userId, options.userId),
+        ),
+      )
+      .for("update");
+    if (!checkout) throw new NotFound("Payment Not Found");
+    const [before] = await tx
+      .select({ refundedCents: payments.refundedCents, disputed: payments.disputed })
+      .from(payments)
+      .where(and(eq(payments.provider, provider.name), eq(payments.providerPaymentId, payment.id)))
+      .for("update");
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        provider: provider.name,
+        providerPaymentId: payment.id,
+        status: payment.status,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        refundedCents: payment.refundedCents,
+        disputed: payment.disputed,
+        checkoutId: checkout.id,
+        rawPayload: payment.raw,
+      })
+      .onConflictDoUpdate({
+        target: [payments.provider, payments.providerPaymentId],
+        set: {
+          status: payment.status,
+          amountCents: payment.amountCents,
+          currency: payment.currency,
+          // The provider's count includes the store's own refunds: never below what the store recorded.
+          refundedCents: sql`greatest(${payments.refundedCents}, ${payment.refundedCents})`,
+          disputed: sql`${payments.disputed} or ${payment.disputed}`,
+          rawPayload: payment.raw,
+        },
+      })
+      .returning({ id: payments.id, refundedCents: payments.refundedCents });
+    if (options.eventId) {
+      await tx
+        .insert(paymentEvents)
+        .values({ provider: provider.name, eventId: options.eventId, paymentId: row!.id })
+        .onConflictDoNothing();
+    }
+
+    if (payment.status !== "approved") {
+      // A declined card gives the units back at once; the checkout stays payable (another card on the
+      // provider's page) but the next Pay makes a new one, holding again.
+      if (payment.status === "rejected" && checkout.status === "open") {
+        await releaseHolds(tx, checkout.id);
+        await tx.update(checkouts).set({ expiresAt: new Date() }).where(eq(checkouts.id, checkout.id));
+      }
+      return settled(payment.status);
+    }
+
+    // Refunds or a dispute the provider reports after the fact: the purchase is flagged for the owner.
+    if (before && payment.disputed && !before.disputed) {
+      await tx.update(orders).set({ flag: "disputed" }).where(eq(orders.checkoutId, checkout.id));
+      await tx.update(bulkOrders).set({ flag: "disputed" }).where(eq(bulkOrders.checkoutId, checkout.id));
+    }
+    if (before && row!.refundedCents > before.refundedCents && row!.refundedCents >= payment.amountCents) {
+      const refunded = { flag: "refunded" as const };
+      await tx.update(orders).set(refunded).where(eq(orders.checkoutId, checkout.id));
+      await tx.update(bulkOrders).set(refunded).where(eq(bulkOrders.checkoutId, checkout.id));
+    }
+
+    if (checkout.paymentId === payment.id) {
+      if (checkout.status === "paid") return settled("approved");
+      if (checkout.status === "refund_needed" || checkout.status === "amount_mismatch")
+        return settled(checkout.status);
+    }
+
+    /** Money that can't buy anything: given back in full, once, and the checkout closed if it was open. */
+    const refund = async (outcome: "refund_needed" | "amount_mismatch", reason: string) => {
+      const queued = await queueRefund(tx, {
+        paymentId: row!.id,
+        amountCents: payment.amountCents - row!.refundedCents,
+        reason,
+        automatic: true,
+      });
+      if (checkout.status === "open" || checkout.status === "expired") {
+        await tx
+          .update(checkouts)
+          .set({ status: outcome, paymentId: payment.id })
+          .where(eq(checkouts.id, checkout.id));
+        await releaseHolds(tx, checkout.id);
+      }
+      return settled(outcome, { refundQueued: queued });
+    };
+
+    // Paid on a checkout that was closed (a newer one replaced it) or paid already: a duplicate.
+    if (checkout.status !== "open" && checkout.status !== "expired")
+      return refund("refund_needed", `paid on a ${checkout.status} checkout`);
+    if (payment.currency.toLowerCase() !== STORE_CURRENCY)
+      return refund("amount_mismatch", `paid in ${payment.currency}, not ${STORE_CURRENCY}`);
+    if (payment.amountCents !== checkout.amountCents)
+      return refund("amount_mismatch", `paid ${payment.amountCents} cents of ${checkout.amountCents}`);
+
+    if (checkout.bulkOrderIds.length)
+      await tx
+        .select({ id: bulkOrders.id })
+        .from(bulkOrders)
+        .where(inArray(bulkOrders.id, checkout.bulkOrderIds))
+        .orderBy(asc(bulkOrders.id))
+        .for("update");
+    const lines = await tx
+      .select({
+        id: orders.id,
+        status: orders.status,
+        flag: orders.flag,
+        productId: orders.productId,
+        amount: orders.amount,
+        lineTotalCents: orders.lineTotalCents,
+        shippingCostCents: orders.shippingCostCents,
+      })
+      .from(orders)
+      .where(coveredBy(checkout))
+      .orderBy(asc(orders.id))
+      .for("update");
+    const stillPending =
+      lines.length > 0 &&
+      lines.every((line) => line.status === "pending" && line.flag === null) &&
+      checkout.orderIds.every((id) => lines.some((line) => line.id === id));
+    if (!stillPending) return refund("refund_needed", "its orders were no longer pending");
+
+    // The checkout's own holds are its to take; past their expiry, whatever other shoppers left.
+    const units = unitsPerProduct(lines);
+    const stocks = await lockStock(tx, units.keys(), checkout.id);
+    if ([...units].some(([id, amount]) => sellable(stocks.get(id)) < amount)) {
+      // Another buyer took the last units after this checkout's hold ended, or the product was retired: the
+      // orders are cancelled and the money goes back.
+      const cancelled = {
+        flag: "refund_needed" as const,
+        status: "cancelled" as const,
+        purchaseId: payment.id,
+      };
+      const outcome = await refund("refund_needed", "the stock was gone");
+      await flagCheckoutOrders(tx, checkout, { ...cancelled, checkoutId: checkout.id });
+      const email = await buyerEmail(tx, checkout.userId);
+      const mailed = email
+        ? (await queueMail(tx, refundNotice(checkout, email, payment.id))) !== undefined
+        : false;
+      return { ...outcome, mailed };
+    }
+
+    await takeStock(tx, units);
+    await releaseHolds(tx, checkout.id);
+    const now = new Date();
+    const finished = {
+      status: "finished" as const,
+      purchaseId: payment.id,
+      serverPurchaseDate: now,
+      shippingAddress: checkout.shippingAddress,
+      checkoutId: checkout.id,
+      updatedAt: now,
+    };
+    await tx
+      .update(orders)
+      .set(finished)
+      .where(
+        inArray(
+          orders.id,
+          lines.map((line) => line.id),
+        ),
+      );
+    if (checkout.bulkOrderIds.length)
+      await tx.update(bulkOrders).set(finished).where(inArray(bulkOrders.id, checkout.bulkOrderIds));
+    await tx
+      .update(checkouts)
+      .set({ status: "paid", paymentId: payment.id })
+      .where(eq(checkouts.id, checkout.id));
+    const titles = await tx
+      .select({ id: products.id, title: products.title })
+      .from(products)
+      .where(inArray(products.id, [...units.keys()]));
+    const titleOf = new Map(titles.map((title) => [title.id, title.title]));
+    const email = await buyerEmail(tx, checkout.userId);
+    const mailed = email
+      ? (await queueMail(
+          tx,
+          orderConfirmation(
+            checkout,
+            email,
+            payment.id,
+            lines.map((line) => ({ ...line, title: titleOf.get(line.productId) ?? "" })),
+          ),
+        )) !== undefined
+      : false;
+    return settled("approved", { stockTaken: true, mailed });
+  });
+}
+
+/** The orders (and bulk orders) a checkout covers, changed alike. */
+async function flagCheckoutOrders(
+  tx: Db,
+  checkout: { orderIds: number[]; bulkOrderIds: number[] },
+  change: Partial<typeof orders.$inferInsert>,
+) {
+  if (checkout.orderIds.length)
+    await tx.update(orders).set(change).where(inArray(orders.id, checkout.orderIds));
+  if (checkout.bulkOrderIds.length) {
+    await tx.update(bulkOrders).set(change).where(inArray(bulkOrders.id, checkout.bulkOrderIds));
+    await tx.update(orders).set(change).where(inArray(orders.bulkOrderId, checkout.bulkOrderIds));
+  }
+}
+
+/**
+ * Asks the provider what became of an open checkout (its return may have been lost: a closed tab) and
+ * settles it; one past its hold with nothing paid is closed, here and at the provider.
+ */
+export async function recheckCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  checkout: { id: number; providerCheckoutId: string | null; expiresAt: Date },
+  options: { expire: boolean },
+): Promise<Settled | null> {
+  let settled: Settled | null = null;
+  if (checkout.providerCheckoutId) {
+    const payment = await provider.paymentOfCheckout({
+      reference: String(checkout.id),
+      providerCheckoutId: checkout.providerCheckoutId,
+    });
+    if (payment) settled = await settlePayment(db, provider, payment);
+    if (settled?.reply.Status === "pending") return settled;
+  }
+  if (options.expire && checkout.expiresAt < new Date() && settled?.reply.Status !== "approved") {
+    const [expired] = await db.transaction(async (tx) => {
+      const closed = await tx
+        .update(checkouts)
+        .set({ status: "expired" })
+        .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open")))
+        .returning({ id: checkouts.id });
+      if (closed.length) await releaseHolds(tx, checkout.id);
+      return closed;
+    });
+    if (expired && checkout.providerCheckoutId) await provider.closeCheckout(checkout.providerCheckoutId);
+  }
+  return settled;
+}
+
+/** Before a new checkout: the shopper's open one, asked of the provider and settled if it was paid. */
+export async function recheckShopper(db: Db, provider: PaymentProvider, userId: number) {
+  const open = await db
+    .select({
+      id: checkouts.id,
+      providerCheckoutId: checkouts.providerCheckoutId,
+      expiresAt: checkouts.expiresAt,
+    })
+    .from(checkouts)
+    .where(
+      and(
+        eq(checkouts.userId, userId),
+        eq(checkouts.status, "open"),
+        isNotNull(checkouts.providerCheckoutId),
+      ),
+    );
+  const outcomes = [];
+  for (const checkout of open)
+    outcomes.push(await recheckCheckout(db, provider, checkout, { expire: false }));
+  return outcomes;
+}
+
+/** How long a checkout is left to its return page and webhook before the worker asks the provider. */
+export const RECHECK_AFTER_SECONDS = 60;
+
+/**
+ * Claims open checkouts no process has looked at for a minute (any process; SKIP LOCKED, like the mail
+ * outbox): their re-check is this process's until the next minute.
+ */
+export async function claimStaleCheckouts(db: Db, limit = 20) {
+  const stale = sql`now() - make_interval(secs => ${RECHECK_AFTER_SECONDS})`;
+  return db
+    .update(checkouts)
+    .set({ checkedAt: sql`now()` })
+    .where(
+      inArray(
+        checkouts.id,
+        db
+          .select({ id: checkouts.id })
+          .from(checkouts)
+          .where(
+            and(
+              eq(checkouts.status, "open"),
+              lt(checkouts.createdAt, stale),
+              or(isNull(checkouts.checkedAt), lt(checkouts.checkedAt, stale)),
+            ),
+          )
+          .orderBy(sql`${checkouts.checkedAt} nulls first`)
+          .limit(limit)
+          .for("update", { skipLocked: true }),
+      ),
+    )
+    .returning({
+      id: checkouts.id,
+      providerCheckoutId: checkouts.providerCheckoutId,
+      expiresAt: checkouts.expiresAt,
+    });
+}
