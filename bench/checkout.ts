@@ -270,7 +270,7 @@ async function lastUnitsRace() {
 
 async function measure() {
   const last = await lastUnitsRace();
-  console.log(last);
+  console.log({ lastUnits: { ...last, buyers: last.buyers.length } });
   const shoppers = await newShoppers(SHOPPERS, 0);
   console.log(`${SHOPPERS} shoppers ready; hot products ${hot.join(", ")} with ${HOT_STOCK} units each`);
 
