@@ -34,6 +34,13 @@ export const isPaidStatus = (status: string): status is PaidStatus =>
  */
 export const orderNumber = (checkoutId: number) => `V-${String(checkoutId).padStart(6, "0")}`;
 
+/** The checkout a number names: "V-000123" (or the bare id older checkouts were sent with); null otherwise. */
+export function checkoutIdOf(reference: string): number | null {
+  const match = /^(?:V-)?(\d{1,10})$/.exec(reference);
+  const id = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
+}
+
 /** A purchase's number once a checkout paid it; null before. */
 export const numberOf = (checkoutId: number | null) => (checkoutId === null ? null : orderNumber(checkoutId));
 

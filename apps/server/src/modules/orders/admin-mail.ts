@@ -11,6 +11,8 @@ export type NotifiedStatus = "onDelivery" | "delivered" | "cancelled";
 export interface StatusMailOrder {
   kind: "order" | "bulk";
   id: number;
+  /** The purchase's number (V-000123) once paid: the one the shopper saw on the result page and e-mails. */
+  number: string | null;
   products: { title: string; amount: number }[];
 }
 
@@ -33,8 +35,8 @@ export function orderStatusMail(
   to: string,
   change: number,
 ): MailMessage {
-  const en = order.kind === "bulk" ? `bulk order #${order.id}` : `order #${order.id}`;
-  const es = order.kind === "bulk" ? `pedido múltiple #${order.id}` : `pedido #${order.id}`;
+  const name = order.number ?? `#${order.id}`;
+  const [en, es] = [`order ${name}`, `pedido ${name}`];
   const text = STATUS_TEXT[status];
   const items = order.products.map((line) => `- ${line.title} × ${line.amount}`);
   return {

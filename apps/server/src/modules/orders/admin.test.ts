@@ -311,8 +311,10 @@ describe("an admin changing an order's status", () => {
     const onTheWay = await statusMails("order", id);
     expect(onTheWay).toHaveLength(1);
     expect(onTheWay[0]!.recipient).toMatch(/@voltio\.test$/);
-    expect(onTheWay[0]!.subject).toContain(`order #${id} is on its way`);
-    expect(onTheWay[0]!.subject).toContain(`pedido #${id} está en camino`);
+    // The purchase's one number, as on the result page and the confirmation.
+    const { checkoutId } = await store.orderOf(id);
+    expect(onTheWay[0]!.subject).toContain(`order ${orderNumber(checkoutId!)} is on its way`);
+    expect(onTheWay[0]!.subject).toContain(`pedido ${orderNumber(checkoutId!)} está en camino`);
     const [product] = await t.database.db
       .select({ title: products.title })
       .from(products)
@@ -370,7 +372,11 @@ describe("an admin changing an order's status", () => {
     expect(lines.map((line) => line.status)).toEqual(["onDelivery", "onDelivery"]);
     const mails = await statusMails("bulk", bulk.id);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toContain(`bulk order #${bulk.id} is on its way`);
+    const [bulkRow] = await t.database.db
+      .select({ checkoutId: bulkOrders.checkoutId })
+      .from(bulkOrders)
+      .where(eq(bulkOrders.id, bulk.id));
+    expect(mails[0]!.subject).toContain(`order ${orderNumber(bulkRow!.checkoutId!)} is on its way`);
     expect(mails[0]!.textBody).toMatch(/× 2[\s\S]*× 1/);
     expect((await auditOf("bulkOrder", bulk.id)).map((row) => [row.action, row.details])).toEqual([
       ["bulkOrder.status", { before: { status: "finished" }, after: { status: "onDelivery" } }],

@@ -453,6 +453,7 @@ export async function changeOrderStatus(
       {
         kind: "order",
         id: line.id,
+        number: numberOf(line.checkoutId),
         userId: line.userId,
         products: [{ title: product?.title ?? "", amount: line.amount }],
       },
@@ -531,6 +532,7 @@ export async function changeBulkOrderStatus(
       {
         kind: "bulk",
         id: bulk.id,
+        number: numberOf(bulk.checkoutId),
         userId: bulk.userId,
         products: lines.map((line) => ({ title: titleOf.get(line.productId) ?? "", amount: line.amount })),
       },

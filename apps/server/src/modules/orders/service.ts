@@ -112,7 +112,8 @@ async function pendingValues(
 ) {
   const now = new Date();
   return {
-    ...(await priceSnapshot(tx, productId, amount, pricing)),
+    // What will be charged is read in the transaction, sales included: never through a process's cache.
+    ...(await priceSnapshot(tx, productId, amount, { ...pricing, reference: undefined })),
     status: "pending" as const,
     localPurchaseDate: localDate ?? null,
     serverPurchaseDate: now,
@@ -349,7 +350,8 @@ export async function createBulkOrder(
       const stock = sellable(stocks.get(line.productId));
       if (line.amount > stock) throw tooMany(stock);
     }
-    const { products: found, globalSales } = await productsByIds(tx, productIds, pricing.reference);
+    // What will be charged is read in the transaction, sales included: never through a process's cache.
+    const { products: found, globalSales } = await productsByIds(tx, productIds);
     const productById = new Map(found.map((product) => [product.id, product]));
     const snapshots = lines.map((line) => ({
       line,

@@ -261,7 +261,8 @@ export async function startCheckout(
   let made;
   try {
     made = await provider.createCheckout({
-      reference: String(decision.checkoutId),
+      // The purchase's number: what the owner finds in the provider's dashboard.
+      reference: number,
       description: `Voltio order ${number}`,
       // Items at 0 (a free Nth unit, free shipping) change no total and some providers refuse them.
       items: [

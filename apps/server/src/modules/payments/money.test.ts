@@ -10,6 +10,8 @@ import {
   products,
   refunds,
   sandboxCharges,
+  saleProducts,
+  sales,
   sandboxRefunds,
   stockHolds,
 } from "../../db/schema";
@@ -449,6 +451,22 @@ describe("the holes that were found", () => {
       await t.app.paymentsWorker.runOnce();
       expect(await unaccounted()).toBe(0);
     }
+  });
+
+  it("charges the sale that runs now, read in the transaction, not a process's cached copy", async () => {
+    const productId = await store.newProduct({ priceCents: 10000 });
+    // The catalogue's reference (sales, categories) is cached by this process now.
+    expect((await t.app.inject({ url: `/api/products/${productId}` })).statusCode).toBe(200);
+    // Another process (or SQL) starts a 25% sale on it: this process's cache doesn't know yet.
+    const [sale] = await t.database.db
+      .insert(sales)
+      .values({ description: "Flash", percentage: 25, day: "all", productAmount: 0 })
+      .returning({ id: sales.id });
+    await t.database.db.insert(saleProducts).values({ saleId: sale!.id, productId });
+    const me = await store.newShopper();
+    const line = await store.buyNow(me, productId);
+    expect(await store.orderOf(line)).toMatchObject({ unitPriceCents: 7500, lineTotalCents: 7500 });
+    expect((await store.checkoutOf((await started(me)).id)).amountCents).toBe(7500);
   });
 
   it("refunds a payment in another currency", async () => {

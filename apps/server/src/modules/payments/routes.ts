@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorSchema } from "@voltio/domain/http";
 import { idParamSchema } from "@voltio/domain/http";
+import { checkoutIdOf } from "@voltio/domain/order-status";
 import {
   adminPaymentPageSchema,
   adminPaymentQuerySchema,
@@ -133,7 +134,7 @@ export function paymentRoutes({
         const settled = await settlePayment(db, provider, payment, { userId: caller.id });
         afterSettle(settled);
         if (settled.reply.Status !== "approved") return settled.reply;
-        return { ...settled.reply, order: await checkoutSummary(db, Number(payment.reference)) };
+        return { ...settled.reply, order: await checkoutSummary(db, checkoutIdOf(payment.reference)!) };
       },
     );
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { checkoutIdOf, orderNumber } from "@voltio/domain/order-status";
 import type { FeedbackReply, PaymentOutcome } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import { bulkOrders, checkouts, orders, paymentEvents, payments, products } from "../../db/schema";
@@ -43,8 +44,8 @@ export async function settlePayment(
   payment: ProviderPayment,
   options: { userId?: number; eventId?: string } = {},
 ): Promise<Settled> {
-  const checkoutId = Number(payment.reference);
-  if (!Number.isSafeInteger(checkoutId)) throw new NotFound("Payment Not Found");
+  const checkoutId = checkoutIdOf(payment.reference);
+  if (checkoutId === null) throw new NotFound("Payment Not Found");
   return db.transaction(async (tx) => {
     const settled = (Status: PaymentOutcome, extra: Partial<Settled> = {}): Settled => ({
       reply: replyOf(Status, payment),
@@ -278,7 +279,7 @@ export async function recheckCheckout(
   let settled: Settled | null = null;
   if (checkout.providerCheckoutId) {
     const payment = await provider.paymentOfCheckout({
-      reference: String(checkout.id),
+      reference: orderNumber(checkout.id),
       providerCheckoutId: checkout.providerCheckoutId,
     });
     if (payment) settled = await settlePayment(db, provider, payment);
