@@ -6,6 +6,7 @@ import { InvalidInput, UpstreamUnavailable } from "../../errors";
 import {
   InvalidWebhookSignature,
   WEBHOOK_TOLERANCE_SECONDS,
+  signatureParts,
   type PaymentProvider,
   type ProviderPayment,
   type ProviderRefund,
@@ -166,12 +167,7 @@ export function mercadoPagoProvider(settings: MercadoPagoSettings): PaymentProvi
       throw new InvalidWebhookSignature(
         "A Mercado Pago notification needs its x-signature and x-request-id headers and data.id",
       );
-    const parts = new Map(
-      signature.split(",").map((part) => {
-        const [key = "", ...value] = part.split("=");
-        return [key.trim(), value.join("=").trim()] as const;
-      }),
-    );
+    const parts = signatureParts(signature);
     const ts = parts.get("ts") ?? "";
     const v1 = parts.get("v1") ?? "";
     if (!/^\d{1,16}$/.test(ts) || !/^[0-9a-f]{64}$/i.test(v1))

@@ -65,6 +65,15 @@ export interface WebhookNotification {
 /** A notification whose signature is missing, forged or too old: it is refused with nothing changed. */
 export class InvalidWebhookSignature extends NotSignedIn {}
 
+/** A signature header's `key=value` pairs, comma-separated (`ts=…,v1=…`, as Mercado Pago and the sandbox sign). */
+export const signatureParts = (header: string) =>
+  new Map(
+    header.split(",").map((part) => {
+      const [key = "", ...value] = part.split("=");
+      return [key.trim(), value.join("=").trim()] as const;
+    }),
+  );
+
 /** How long a signed notification stays valid: a captured one can't be replayed later. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 

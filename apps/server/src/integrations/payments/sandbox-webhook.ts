@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import { InvalidWebhookSignature, WEBHOOK_TOLERANCE_SECONDS } from "./provider";
+import { InvalidWebhookSignature, WEBHOOK_TOLERANCE_SECONDS, signatureParts } from "./provider";
 
 /**
  * The sandbox's notifications, as a payment company sends them (issue 21 point 7): once the card page has
@@ -33,12 +33,7 @@ export function verifySandboxSignature(
 ): void {
   if (typeof header !== "string" || !header)
     throw new InvalidWebhookSignature(`A sandbox notification needs its ${SANDBOX_SIGNATURE_HEADER} header`);
-  const parts = new Map(
-    header.split(",").map((part) => {
-      const [key = "", ...value] = part.split("=");
-      return [key.trim(), value.join("=").trim()] as const;
-    }),
-  );
+  const parts = signatureParts(header);
   const t = parts.get("t") ?? "";
   const v1 = parts.get("v1") ?? "";
   if (!/^\d{1,12}$/.test(t) || !/^[0-9a-f]{64}$/i.test(v1))
