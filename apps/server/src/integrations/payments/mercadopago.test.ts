@@ -1,3 +1,4 @@
+import { orderNumber } from "@voltio/domain/order-status";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
@@ -114,7 +115,7 @@ describe("Mercado Pago specifics", () => {
         { title: "shippingCost", quantity: 1, unit_price: 3, currency_id: "USD" },
       ],
       payer: { email: expect.stringMatching(/@voltio\.test$/) },
-      external_reference: String(checkout.id),
+      external_reference: orderNumber(checkout.id),
       back_urls: {
         success: `${STORE_URL}/purchase/success`,
         failure: `${STORE_URL}/purchase/failure`,

@@ -1,3 +1,4 @@
+import { orderNumber } from "@voltio/domain/order-status";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
@@ -142,8 +143,8 @@ describe("Stripe specifics", () => {
       ],
       success_url: `${STORE_URL}/purchase/success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${STORE_URL}/purchase/failure`,
-      client_reference_id: String(checkout.id),
-      metadata: { reference: String(checkout.id) },
+      client_reference_id: orderNumber(checkout.id),
+      metadata: { reference: orderNumber(checkout.id) },
       customer_email: expect.stringMatching(/@voltio\.test$/),
       payment_intent_data: { description: `Voltio order V-${String(checkout.id).padStart(6, "0")}` },
       expires_at: expect.stringMatching(/^\d{10}$/),
