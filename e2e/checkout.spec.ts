@@ -81,7 +81,7 @@ test("guest adds two products, logs in, Buy All, pays with the approving card: s
   expect(confirmation).toContain("Rua Augusta 100");
 });
 
-test("a declined card and a pending one show the pending screen with a way back, and nothing is finished", async ({
+test("a declined card says 'Payment declined' with a way back, a pending one the pending screen, and nothing is finished", async ({
   page,
 }) => {
   const shopper = await newShopper(page.request, { address: true });
@@ -98,11 +98,12 @@ test("a declined card and a pending one show the pending screen with a way back,
   await page.getByRole("button", { name: /^Pay \$/ }).click();
   await payByCard(page, "4000 0000 0000 0002");
   await expect(page).toHaveURL(/\/purchase\/failure\?/);
-  await expect(page.getByRole("heading", { name: "Your payment is pending" })).toBeVisible();
-  await expect(page.getByText("The payment was declined.")).toBeVisible();
+  // Issue 21: a declined card is never 'Your payment is pending'.
+  await expect(page.getByRole("heading", { name: "Payment declined" })).toBeVisible();
+  await expect(page.getByText("Reason given: Your card was declined.")).toBeVisible();
 
   // Back to /purchase: the line is still there to pay; this card leaves the payment pending.
-  await page.getByRole("link", { name: "Back to checkout" }).click();
+  await page.getByRole("link", { name: "Try again" }).click();
   await expect(page.getByRole("link", { name: NEXIGO.title })).toBeVisible();
   await page.getByRole("button", { name: /^Pay \$/ }).click();
   await payByCard(page, "4000 0000 0000 9995");

@@ -48,7 +48,9 @@ test("a double-clicked Pay charges once, and a tab closed right after paying sti
     await later.request.get("/api/user", { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { id: number };
   const listed = (await (
-    await later.request.get(`/api/payment/admin?userId=${me.id}`, { headers: { authorization: `Bearer ${admin}` } })
+    await later.request.get(`/api/payment/admin?userId=${me.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    })
   ).json()) as { total: number; payments: { status: string; attention: boolean }[] };
   expect(listed.total).toBe(1);
   expect(listed.payments[0]).toMatchObject({ status: "approved", attention: false });
@@ -73,7 +75,7 @@ test("an old tab can't pay a checkout that a newer one replaced", async ({ page,
   // The first tab's card page refuses the card and leads back to the checkout.
   await payByCard(page, "4242 4242 4242 4242");
   await expect(page.getByText(/This payment was closed/)).toBeVisible();
-  await page.getByRole("link", { name: "Back to the store" }).click();
+  await page.getByRole("link", { name: "Back to the checkout" }).click();
   await expect(page).toHaveURL(/\/purchase$/);
 
   // The newer tab pays for both.

@@ -47,13 +47,14 @@ export const moveOrder = (id: number, status: "inCart" | "pending", date?: strin
 export const removeOrder = (id: number) => apiFetch<{ msg: string }>(`/order/${id}`, { method: "DELETE" });
 
 /**
- * Buy now (product page, wishlist card): a pending line of one unit straight away. The server reads the
- * price from the catalogue and snapshots it.
+ * Buy now (product page, wishlist card): a pending line of one unit straight away (or `amount` units: the
+ * checkout cutting a line down to what is left). The server reads the price from the catalogue and
+ * snapshots it.
  */
-export const addPendingOrder = (productId: number, date: string) =>
+export const addPendingOrder = (productId: number, date: string, amount = 1) =>
   apiFetch<OrderLine>("/order", {
     method: "POST",
-    body: JSON.stringify({ status: "pending", productId, amount: 1, date }),
+    body: JSON.stringify({ status: "pending", productId, amount, date }),
   });
 
 /** Buy All: one cart line becomes pending; several become one bulk order (SPEC.md §4 Buy flow). */

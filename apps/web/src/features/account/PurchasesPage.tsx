@@ -16,6 +16,8 @@ const HEADING_LENGTH = 24;
 interface Purchase {
   product: OrderedProduct;
   order: ProductOrder;
+  /** The purchase's number once paid ('V-000123'): the line's, or its bulk order's. */
+  number: string | null;
 }
 
 /** Newest purchases first, grouped under their heading. */
@@ -28,8 +30,10 @@ function groupByDate(purchases: Purchase[]) {
   return [...groups.entries()];
 }
 
-const purchasesOf = (products: OrderedProduct[]) =>
-  products.flatMap((product) => product.orders.map((order) => ({ product, order })));
+const purchasesOf = (products: OrderedProduct[], bulkNumber: string | null = null): Purchase[] =>
+  products.flatMap((product) =>
+    product.orders.map((order) => ({ product, order, number: order.number ?? bulkNumber })),
+  );
 
 const STATUS_STYLE: Record<string, string> = {
   pending: "bg-surface text-muted",
@@ -47,7 +51,7 @@ export function PurchasesPage() {
   const bulk = useBulkOrders(PURCHASE_STATUSES);
   const groups = groupByDate([
     ...purchasesOf(single.data ?? []),
-    ...(bulk.data ?? []).flatMap((order) => purchasesOf(order.products)),
+    ...(bulk.data ?? []).flatMap((order) => purchasesOf(order.products, order.number)),
   ]);
   return (
     <div className="flex flex-col gap-6">
@@ -71,7 +75,7 @@ export function PurchasesPage() {
           <Card as="section" size="lg" key={heading} aria-label={heading} className="p-5">
             <h2 className="mb-4 font-semibold text-ink">{heading}</h2>
             <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-              {purchases.map(({ product, order }) => (
+              {purchases.map(({ product, order, number }) => (
                 <li key={order.id}>
                   <Link
                     to={`/product/${product.id}`}
@@ -89,6 +93,11 @@ export function PurchasesPage() {
                       <span className="line-clamp-2 text-ink">{product.title}</span>
                       <span className="font-semibold text-ink">US$ {formatDollars(order.unitPrice)}</span>
                       <span className="text-muted">{t("purchases.amount", { count: order.amount })}</span>
+                      {number && (
+                        <span className="font-mono text-xs text-muted">
+                          {t("purchases.number", { number })}
+                        </span>
+                      )}
                       <span
                         className={`mt-1 rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[order.status] ?? "bg-accent-soft text-accent-strong"}`}
                       >

@@ -12,6 +12,7 @@ const NewsletterPage = lazy(() => import("./newsletter/NewsletterPage"));
 const AuditPage = lazy(() => import("./audit/AuditPage"));
 const OrdersPage = lazy(() => import("./orders/OrdersPage"));
 const UsersPage = lazy(() => import("./users/UsersPage"));
+const PaymentsPage = lazy(() => import("./payments/PaymentsPage"));
 
 /**
  * The back office (SPEC.md §2 Admin routes; issue 12): the side menu and the admin screens, one lazy chunk
@@ -35,6 +36,7 @@ export function AdminApp() {
             <Route path="orders" element={<OrdersPage />} />
             <Route path="order/:id" element={<AdminPlaceholder />} />
             <Route path="users" element={<UsersPage />} />
+            <Route path="payments" element={<PaymentsPage />} />
             <Route path="*" element={<AdminPlaceholder />} />
           </Routes>
         </Suspense>

@@ -3,6 +3,7 @@ import { NavLink, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import {
   BarChart3,
+  Banknote,
   History,
   LogOut,
   Mail,
@@ -24,6 +25,8 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean }[] = 
   { to: "/admin/products?limit=8&offset=1", label: "admin.menu.products", icon: Package },
   { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
   { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
+  // Beyond SPEC.md (issue 21): the payments, beside the orders they pay.
+  { to: "/admin/payments", label: "admin.menu.payments", icon: Banknote },
   { to: "/admin/users", label: "admin.menu.users", icon: Users },
   { to: "/admin/discounts", label: "admin.menu.sales", icon: Percent },
   { to: "/admin/newsletter", label: "admin.menu.newsletter", icon: Mail },

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { Link, Navigate } from "react-router";
-import { CreditCard, Lock, X } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { CreditCard, Lock, TriangleAlert, X } from "lucide-react";
 import { useTranslation, type Translate } from "@/i18n";
 import {
   SHIPPING_ITEM_TITLE,
@@ -12,7 +13,14 @@ import {
 import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
 import { formatDollars, toCents, toDollars } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
-import { useBulkOrders, useOrders, useRemoveListLine } from "@/api/orders";
+import {
+  addPendingOrder,
+  refreshOrders,
+  removeOrder,
+  useBulkOrders,
+  useOrders,
+  useRemoveListLine,
+} from "@/api/orders";
 import { startPayment } from "@/api/payments";
 import { useSession } from "@/api/session";
 import { useStoreInfo } from "@/api/store";
@@ -22,6 +30,7 @@ import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
+import { shortageFix, shortageOf, type Shortage } from "./shortage";
 
 const PENDING = ["pending"] as const;
 
@@ -30,11 +39,14 @@ interface Line {
   product: OrderedProduct;
   order: ProductOrder;
   pending: PendingLine;
+  /** Gathered in a bulk order: the shopper can neither remove nor change it. */
+  bulk: boolean;
 }
 
-const lineOf = (product: OrderedProduct, order: ProductOrder): Line => ({
+const lineOf = (product: OrderedProduct, order: ProductOrder, bulk = false): Line => ({
   product,
   order,
+  bulk,
   pending: {
     title: product.title,
     amount: order.amount,
@@ -70,7 +82,7 @@ export function CheckoutPage() {
   );
   const bulkOrders = (bulk.data ?? []).map((order) => ({
     id: order.id,
-    lines: order.products.flatMap((product) => product.orders.map((line) => lineOf(product, line))),
+    lines: order.products.flatMap((product) => product.orders.map((line) => lineOf(product, line, true))),
   }));
   const allLines = [...bulkOrders.flatMap((order) => order.lines), ...singleLines];
   const onRemove = ({ order }: Line) =>
@@ -124,7 +136,7 @@ export function CheckoutPage() {
               </Card>
             )}
           </div>
-          <PaymentSummary lines={allLines.map((line) => line.pending)} />
+          <PaymentSummary lines={allLines} />
         </div>
       )}
     </div>
@@ -222,18 +234,23 @@ function ItemRow({ item }: { item: CheckoutItem }) {
 
 /**
  * The address, the three sums of SPEC.md §2 Checkout and the pay button: POST /{provider}/pay, then off to
- * the provider's page (the sandbox's card page by default).
+ * the provider's page (the sandbox's card page by default). When other shoppers' checkouts hold the units,
+ * it says which product and how many are left, and offers to cut the purchase down to that.
  */
-function PaymentSummary({ lines }: { lines: PendingLine[] }) {
+function PaymentSummary({ lines }: { lines: Line[] }) {
   const { t } = useTranslation();
   const selectId = useId();
   const { user } = useSession();
   const store = useStoreInfo();
+  const client = useQueryClient();
   const addresses = user?.directions ?? [];
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const [paying, setPaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const totals = checkoutTotals(lines);
+  const [shortage, setShortage] = useState<Shortage | null>(null);
+  const [fixing, setFixing] = useState(false);
+  const pending = lines.map((line) => line.pending);
+  const totals = checkoutTotals(pending);
   const directionId = chosen ?? addresses[0]?.id;
   const provider = store.data?.paymentProvider;
 
@@ -241,9 +258,10 @@ function PaymentSummary({ lines }: { lines: PendingLine[] }) {
     if (!provider) return;
     setPaying(true);
     setError(null);
+    setShortage(null);
     try {
       const items = [
-        ...lines.flatMap(checkoutItems).map((item) => ({
+        ...pending.flatMap(checkoutItems).map((item) => ({
           title: item.title,
           amount: item.amount,
           price: toDollars(item.unitPriceCents),
@@ -254,7 +272,32 @@ function PaymentSummary({ lines }: { lines: PendingLine[] }) {
       window.location.assign(init_point);
     } catch (caught) {
       setPaying(false);
-      setError(caught instanceof ApiError ? caught.message : t("checkout.payFailed"));
+      const short = shortageOf(caught);
+      if (short) setShortage(short);
+      else setError(caught instanceof ApiError ? caught.message : t("checkout.payFailed"));
+    }
+  };
+
+  const fix = async (found: Shortage) => {
+    const { single, action, room, title } = shortageFix(lines, found);
+    const name = title ?? t("checkout.someProduct");
+    setFixing(true);
+    setError(null);
+    try {
+      for (const line of single) await removeOrder(line.order.id);
+      if (action === "cut") await addPendingOrder(found.productId, new Date().toString(), room);
+      setShortage(null);
+      showToast(
+        action === "cut"
+          ? t("checkout.amountChanged", { count: room, title: name })
+          : t("checkout.shortRemoved", { title: name }),
+      );
+    } catch (caught) {
+      setShortage(null);
+      setError(caught instanceof ApiError ? caught.message : t("checkout.fixFailed"));
+    } finally {
+      await refreshOrders(client);
+      setFixing(false);
     }
   };
 
@@ -307,10 +350,13 @@ function PaymentSummary({ lines }: { lines: PendingLine[] }) {
           {error}
         </p>
       )}
+      {shortage && (
+        <ShortageAlert lines={lines} shortage={shortage} busy={fixing} onFix={() => void fix(shortage)} />
+      )}
       <Button
         size="xl"
         onClick={pay}
-        disabled={paying || !provider || directionId === undefined}
+        disabled={paying || fixing || !provider || directionId === undefined}
         aria-busy={paying}
       >
         <Lock size={18} aria-hidden />
@@ -318,6 +364,44 @@ function PaymentSummary({ lines }: { lines: PendingLine[] }) {
       </Button>
       {provider && <p className="text-center text-xs text-muted">{t(`checkout.provider.${provider}`)}</p>}
     </Card>
+  );
+}
+
+/** Which product is short and how many are left, with the way to fix the purchase when there is one. */
+function ShortageAlert({
+  lines,
+  shortage,
+  busy,
+  onFix,
+}: {
+  lines: readonly Line[];
+  shortage: Shortage;
+  busy: boolean;
+  onFix: () => void;
+}) {
+  const { t } = useTranslation();
+  const { title, action, room } = shortageFix(lines, shortage);
+  const name = title ?? t("checkout.someProduct");
+  return (
+    <div role="alert" className="flex flex-col gap-3 rounded-xl border border-sale p-3 text-sm text-ink">
+      <p className="flex items-start gap-2">
+        <TriangleAlert size={16} aria-hidden className="mt-0.5 shrink-0 text-sale" />
+        <span>
+          {shortage.stock > 0
+            ? t("checkout.onlyLeft", { count: shortage.stock, title: name })
+            : t("checkout.outOfStock", { title: name })}
+        </span>
+      </p>
+      {action === "none" ? (
+        <p className="text-muted">{t("checkout.inBulk")}</p>
+      ) : (
+        <Button variant="secondary" size="md" onClick={onFix} disabled={busy} className="self-start">
+          {action === "cut"
+            ? t("checkout.buyInstead", { count: room })
+            : t("checkout.removeShort", { title: name })}
+        </Button>
+      )}
+    </div>
   );
 }
 

@@ -1,29 +1,25 @@
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { CircleCheck, Clock } from "lucide-react";
+import { CircleAlert, CircleCheck, CircleX, Clock, RotateCcw } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { FeedbackReply, OrderSummary } from "@voltio/domain/payments";
 import { formatDollars } from "@voltio/domain/money";
+import { ApiError } from "@/api/client";
 import { refreshOrders } from "@/api/orders";
 import { usePaymentFeedback } from "@/api/payments";
 import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
-import { buttonClass } from "@/components/ui/Button";
+import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 
-/** Why the purchase isn't done, in the shopper's words, for each outcome the server may report. */
-const NOT_DONE = {
-  pending: "paymentResult.pendingHint",
-  rejected: "paymentResult.rejected",
-  refund_needed: "paymentResult.refundNeeded",
-  amount_mismatch: "paymentResult.amountMismatch",
-} as const;
-
 /**
- * /purchase/success and /purchase/failure (SPEC.md §2 Payment result, §4 Payment): the server checks the
- * payment with the provider from this page's query string. 'Purchase successful' only once it confirmed it;
- * anything else is the 'payment is pending' screen, with the reason and a way back to /purchase.
+ * /purchase/success and /purchase/failure (SPEC.md §2 Payment result, §4 Payment; issue 21): the server checks
+ * the payment with the provider from this page's query string, and the page says what became of it, truthfully:
+ * 'Purchase successful' with the order's number only once it confirmed it; 'Payment declined' with the
+ * provider's reason and 'Try again'; the SPEC's 'payment is pending' only for a payment that really is; a
+ * payment that can't buy anything (the checkout was closed or paid already, the stock went, the amount was
+ * wrong) is being refunded, and says so and why.
  */
 export function PaymentResultPage() {
   const { t } = useTranslation();
@@ -32,7 +28,8 @@ export function PaymentResultPage() {
   const client = useQueryClient();
   const store = useStoreInfo();
   const feedback = usePaymentFeedback(store.data?.paymentProvider, search);
-  const status = feedback.data?.Status;
+  const reply = feedback.data;
+  const status = reply?.Status;
 
   // The orders just changed on the server: the cart, checkout and purchases read them again.
   useEffect(() => {
@@ -51,28 +48,93 @@ export function PaymentResultPage() {
       size="lg"
       className="mx-auto flex w-full max-w-2xl flex-col items-center gap-4 px-6 py-12 text-center"
     >
-      {status === "approved" ? (
-        <Approved reply={feedback.data!} />
-      ) : (
-        <>
-          <span className="grid h-20 w-20 place-items-center rounded-full bg-accent-soft text-accent-strong">
-            <Clock size={40} aria-hidden />
-          </span>
-          <h1 className="text-2xl font-bold text-ink">{t("paymentResult.pending")}</h1>
+      {reply && status === "approved" ? (
+        <Approved reply={reply} />
+      ) : reply && status === "rejected" ? (
+        <Outcome icon={<CircleX size={40} aria-hidden />} tone="bad" heading={t("paymentResult.declined")}>
           <p role="status" className="max-w-md text-muted">
-            {status
-              ? t(NOT_DONE[status])
-              : search.length > 1
-                ? t("paymentResult.unknown")
-                : t("paymentResult.notCompleted")}
+            {t("paymentResult.declinedHint")}
           </p>
-          {feedback.data?.reason && <p className="text-sm text-muted">{feedback.data.reason}</p>}
+          {reply.reason && (
+            <p className="max-w-md text-sm font-medium text-ink">
+              {t("paymentResult.declinedReason", { reason: reply.reason })}
+            </p>
+          )}
+          <Link to="/purchase" className={buttonClass()}>
+            {t("paymentResult.tryAgain")}
+          </Link>
+        </Outcome>
+      ) : reply && (status === "refund_needed" || status === "amount_mismatch") ? (
+        <Outcome icon={<RotateCcw size={40} aria-hidden />} tone="bad" heading={t("paymentResult.refunding")}>
+          <p role="status" className="max-w-md text-muted">
+            {t(status === "refund_needed" ? "paymentResult.refundNeeded" : "paymentResult.amountMismatch")}
+          </p>
+          <div className="flex flex-wrap justify-center gap-3">
+            <Link to="/purchases" className={buttonClass()}>
+              {t("paymentResult.seePurchases")}
+            </Link>
+            {status === "amount_mismatch" && (
+              <Link to="/purchase" className={buttonClass({ variant: "secondary" })}>
+                {t("paymentResult.backToCheckout")}
+              </Link>
+            )}
+          </div>
+        </Outcome>
+      ) : reply && status === "pending" ? (
+        <Outcome icon={<Clock size={40} aria-hidden />} heading={t("paymentResult.pending")}>
+          <p role="status" className="max-w-md text-muted">
+            {t("paymentResult.pendingHint")}
+          </p>
           <Link to="/purchase" className={buttonClass()}>
             {t("paymentResult.backToCheckout")}
           </Link>
-        </>
+        </Outcome>
+      ) : feedback.isError && !(feedback.error instanceof ApiError && feedback.error.status === 404) ? (
+        // The server couldn't be asked (offline, a fault): nothing is known about the payment yet.
+        <Outcome icon={<CircleAlert size={40} aria-hidden />} heading={t("paymentResult.notDone")}>
+          <p role="status" className="max-w-md text-muted">
+            {t("paymentResult.checkFailed")}
+          </p>
+          <Button onClick={() => void feedback.refetch()}>{t("common.retry")}</Button>
+        </Outcome>
+      ) : (
+        <Outcome icon={<CircleAlert size={40} aria-hidden />} heading={t("paymentResult.notDone")}>
+          <p role="status" className="max-w-md text-muted">
+            {search.length > 1 ? t("paymentResult.unknown") : t("paymentResult.notCompleted")}
+          </p>
+          <Link to="/purchase" className={buttonClass()}>
+            {t("paymentResult.backToCheckout")}
+          </Link>
+        </Outcome>
       )}
     </Card>
+  );
+}
+
+/** An outcome's picture, its heading (the page's one h1) and what follows it. */
+function Outcome({
+  icon,
+  heading,
+  tone = "neutral",
+  children,
+}: {
+  icon: ReactNode;
+  heading: string;
+  tone?: "neutral" | "bad";
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <span
+        className={`grid h-20 w-20 place-items-center rounded-full ${
+          tone === "bad" ? "bg-sale/10 text-sale" : "bg-accent-soft text-accent-strong"
+        }`}
+      >
+        {icon}
+      </span>
+      <h1 className="text-2xl font-bold text-ink">{heading}</h1>
+      {children}
+    </>
   );
 }
 
@@ -84,6 +146,14 @@ function Approved({ reply }: { reply: FeedbackReply }) {
         <CircleCheck size={40} aria-hidden />
       </span>
       <h1 className="text-2xl font-bold text-ink">{t("paymentResult.success")}</h1>
+      {reply.order && (
+        <p className="flex flex-col items-center gap-1 rounded-2xl border border-line bg-surface px-6 py-3">
+          <span className="text-xs font-semibold tracking-wide text-muted uppercase">
+            {t("paymentResult.orderNumber")}
+          </span>{" "}
+          <span className="font-mono text-2xl font-bold text-ink">{reply.order.number}</span>
+        </p>
+      )}
       <p className="text-sm text-muted">{t("paymentResult.successHint", { payment: reply.Payment })}</p>
       {reply.order && <Summary order={reply.order} />}
       <Link to="/purchases" className={buttonClass()}>

@@ -22,6 +22,7 @@ import { Card } from "@/components/ui/Card";
 import { LoadError } from "@/components/LoadError";
 import { textLinkClass } from "@/components/ui/text-link";
 import { useStats } from "../api";
+import { PaymentsAttention } from "./PaymentsAttention";
 import { PALETTE, capitalised, chartDate, chartLabel } from "../format";
 
 const DAY_MS = 86_400_000;
@@ -86,6 +87,7 @@ export function DashboardPage() {
           ))}
         </div>
       </div>
+      <PaymentsAttention />
       {stats.error ? (
         <LoadError onRetry={() => void stats.refetch()} />
       ) : (

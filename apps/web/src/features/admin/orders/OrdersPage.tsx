@@ -308,7 +308,12 @@ function OrderFiltersForm({
   );
 }
 
-const FLAG_KEYS = { refund_needed: "refundNeeded", amount_mismatch: "amountMismatch" } as const;
+const FLAG_KEYS = {
+  refund_needed: "refundNeeded",
+  amount_mismatch: "amountMismatch",
+  refunded: "refunded",
+  disputed: "disputed",
+} as const;
 
 /** One order: its summary row and, under it, the details it opens to. */
 function OrderRows({
@@ -363,7 +368,15 @@ function OrderRows({
             />
             <span className="flex flex-col">
               <span className="font-medium text-ink sm:whitespace-nowrap">{date}</span>
-              <span className="text-xs text-muted">{name}</span>
+              <span className="text-xs text-muted">
+                {name}
+                {order.number && (
+                  <>
+                    {" · "}
+                    <span className="font-mono">{order.number}</span>
+                  </>
+                )}
+              </span>
             </span>
           </button>
           <span className="mt-1 ml-7 block text-xs text-muted tabular-nums sm:hidden">
@@ -454,6 +467,12 @@ function OrderDetails({ order }: { order: AdminOrder }) {
       </section>
       <section>
         <h3 className={heading}>{t("admin.orders.payment")}</h3>
+        {order.number && (
+          <p className="text-ink">
+            <span className="text-muted">{t("admin.orders.number")} </span>
+            <span className="font-mono">{order.number}</span>
+          </p>
+        )}
         <p className="text-ink">
           <span className="text-muted">{t("admin.orders.reference")} </span>
           {order.purchaseId ? (
