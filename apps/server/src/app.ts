@@ -22,6 +22,8 @@ import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
 import { personalizeNewsletter } from "./modules/newsletter/send";
 import { networkRoutes } from "./modules/networks/routes";
+import { healthRoutes } from "./modules/health/routes";
+import { shippedMigrations } from "./db/client";
 import { orderRoutes } from "./modules/orders/routes";
 import { paymentRoutes } from "./modules/payments/routes";
 import { reviewRoutes } from "./modules/reviews/routes";
@@ -41,6 +43,8 @@ declare module "fastify" {
     paymentsWorker: PaymentsWorker;
     /** The provider PAYMENT_PROVIDER names, as the payment routes use it. */
     paymentProvider: PaymentProvider;
+    /** SIGTERM: readiness answers 503 from now on, so the balancer sends nothing new before the server closes. */
+    startDraining(): void;
   }
 }
 
@@ -169,6 +173,10 @@ export async function buildApp(
     await mail?.stop();
   });
   const notifyMail = () => mail?.notify();
+  let draining = false;
+  app.decorate("startDraining", () => {
+    draining = true;
+  });
   // Refunds and re-checks run in every process (claimed with SKIP LOCKED); tests drive them with runOnce.
   const paymentsWorker = startPaymentsWorker({
     db,
@@ -196,6 +204,14 @@ export async function buildApp(
           storeTimeZone: config.storeTimeZone,
           paymentProvider: paymentProvider.name,
           now,
+        }),
+      );
+      await api.register(
+        healthRoutes({
+          db,
+          migrations: shippedMigrations(),
+          searchReady: () => catalogCache.search.built,
+          draining: () => draining,
         }),
       );
       await api.register(authRoutes({ db, config }));

@@ -130,6 +130,13 @@ const environmentSchema = z.object({
   DEMO: booleanFlag,
   CATALOG_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 30),
   CATALOG_COUNT_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 60),
+  /** After SIGTERM, how long readiness answers 503 before the server stops taking requests. */
+  SHUTDOWN_DRAIN_SECONDS: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,2})$/, "must be a whole number of seconds from 0 to 300, such as 5")
+    .transform(Number)
+    .pipe(z.number().max(300, "must be a whole number of seconds from 0 to 300, such as 5"))
+    .optional(),
   /** How long a checkout keeps its units from other shoppers while its buyer pays. */
   STOCK_HOLD_SECONDS: wholeNumber(10, 86_400, 900),
   /** How often the payments worker sends due refunds and re-checks open checkouts (0: never on a timer). */
@@ -207,6 +214,7 @@ export interface Config {
   catalogCacheTtlSeconds: number;
   catalogCountCacheTtlSeconds: number;
   stockHoldSeconds: number;
+  shutdownDrainSeconds: number;
   paymentsPollMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
   webDist: string;
@@ -315,6 +323,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheTtlSeconds: e.CATALOG_CACHE_TTL_SECONDS,
     catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
     stockHoldSeconds: e.STOCK_HOLD_SECONDS,
+    // Behind a balancer (PostgreSQL) it must see readiness fail before the port closes; alone, stop at once.
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0),
     paymentsPollMs: e.PAYMENTS_POLL_MS,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? join(import.meta.dirname, "../../web/dist")),

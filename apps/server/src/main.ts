@@ -51,6 +51,8 @@ async function main() {
   const running = app;
   const shutdown = async (signal: string) => {
     running.log.info(`${signal}: shutting down`);
+    running.startDraining();
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainSeconds * 1000));
     await running.close();
     await database.close();
     process.exit(0);

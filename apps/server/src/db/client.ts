@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -28,6 +28,14 @@ export interface Database {
 
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
+/** How many migrations this build ships: a database that applied fewer isn't ready for it. */
+export const shippedMigrations = (): number =>
+  (JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, "utf8")) as { entries: unknown[] })
+    .entries.length;
+
+/** The advisory lock every process takes to migrate: processes started together never migrate twice. */
+const MIGRATION_LOCK = 7_217_001;
+
 /** `dataDir` is locked to this process while open; `pglite` is an instance the caller already owns. */
 export type DatabaseTarget = { url: string; poolSize?: number } | { dataDir: string } | { pglite: PGlite };
 
@@ -41,7 +49,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return {
       db,
       kind: "postgres",
-      migrate: () => migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
+      async migrate() {
+        const client = await pool.connect();
+        try {
+          await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+          // Whoever waited finds the migrations applied by the first, and applies nothing.
+          await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -63,10 +81,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     }
   }
   const db = drizzlePglite(client, { schema });
+  // One process owns the embedded database: its migrations only need to take turns within it.
+  let migrating: Promise<void> = Promise.resolve();
   return {
     db: db as unknown as Db,
     kind: "pglite",
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () =>
+      (migrating = migrating.catch(() => {}).then(() => migratePglite(db, { migrationsFolder }))),
     async close() {
       try {
         await client.close();

@@ -398,6 +398,15 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
   "GET /api/order/admin/bulk": { expect: adminOnly(200), request: () => ({ url: "/api/order/admin/bulk" }) },
+  "GET /api/health/live": { expect: everyone(200), request: () => ({ url: "/api/health/live" }) },
+  // Ready once the search index is built: a search first.
+  "GET /api/health/ready": {
+    expect: everyone(200),
+    request: async () => {
+      await t.app.inject({ url: "/api/products?search=laptop" });
+      return { url: "/api/health/ready" };
+    },
+  },
   "GET /api/payment/admin": { expect: adminOnly(200), request: () => ({ url: "/api/payment/admin" }) },
   // A fresh approved payment of the demo shopper's each time: the refund is queued, not sent.
   "POST /api/payment/admin/:id/refund": {

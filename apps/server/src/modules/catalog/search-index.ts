@@ -552,6 +552,11 @@ export class LiveSearchIndex {
 
   constructor(private readonly refreshMs: number) {}
 
+  /** Searches are answered without waiting for a first build. */
+  get built(): boolean {
+    return this.index !== undefined;
+  }
+
   async get(run: RawQuery): Promise<SearchIndex> {
     const index = this.index;
     if (!index || this.wordsStale) return this.load(run);
