@@ -700,3 +700,17 @@ export const productStatsMonthly = pgTable(
   { month: date("month", { mode: "string" }).notNull(), ...productStats },
   (t) => [primaryKey({ columns: [t.month, t.productId] })],
 );
+
+/**
+ * Rate-limit windows shared by every process (issue 22 point 3): a key's count since `started_at`. Unlogged
+ * (migration 0014): counters need no crash safety, and skip the write-ahead log.
+ */
+export const rateWindows = pgTable(
+  "rate_windows",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_windows_started_idx").on(t.startedAt)],
+);

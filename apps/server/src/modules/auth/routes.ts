@@ -15,7 +15,7 @@ import type { Db } from "../../db/client";
 import { NotFound, NotSignedIn } from "../../errors";
 import { googleVerifier } from "./google";
 import { dummyPasswordHash } from "./password";
-import { AuthRateLimit, LoginGuard } from "./rate-limit";
+import { AuthRateLimit, LoginGuard, authCounter } from "./rate-limit";
 import { checkEmail, googleLogin, login } from "./service";
 import { endSession, refreshSession } from "./sessions";
 import { keepRepliesPrivate } from "../../http/private-replies";
@@ -34,11 +34,12 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
     // Computed once now, so the first login of a missing e-mail costs no more than any other.
     await dummyPasswordHash();
     const verifyGoogle = googleVerifier(config);
-    const loginGuard = new LoginGuard(config);
+    const counter = authCounter(db, config);
+    const loginGuard = new LoginGuard(counter, config);
     const limits = {
-      email: new AuthRateLimit(app, config, "email-check"),
-      google: new AuthRateLimit(app, config, "google-login"),
-      refresh: new AuthRateLimit(app, config, "refresh"),
+      email: new AuthRateLimit(counter, config, "email-check"),
+      google: new AuthRateLimit(counter, config, "google-login"),
+      refresh: new AuthRateLimit(counter, config, "refresh"),
     };
     keepRepliesPrivate(app);
 
@@ -89,14 +90,14 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
         const attempt = await loginGuard.begin(request, reply);
         try {
           const tokens = await login(db, config, request.body.email, request.body.password);
-          attempt.succeeded();
+          await attempt.succeeded();
           request.log.info({ event: "login" }, "login");
           return { msg: "Logged in", ...tokens };
         } catch (error) {
           if (error instanceof NotSignedIn) {
             // Every failed sign-in is logged, never with the password (ASVS 7.1.1, 7.2.1).
             request.log.warn({ event: "login.failed" }, "login failed");
-          } else attempt.abandoned();
+          } else await attempt.abandoned();
           throw error;
         }
       },

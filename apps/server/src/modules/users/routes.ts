@@ -15,7 +15,7 @@ import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/h
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { signedIn } from "../../http/access";
-import { AuthRateLimit } from "../auth/rate-limit";
+import { AuthRateLimit, authCounter } from "../auth/rate-limit";
 import {
   addAddress,
   changeRole,
@@ -44,8 +44,9 @@ export interface UserRoutesDeps {
 
 export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const registerLimit = new AuthRateLimit(app, config, "register");
-    const passwordLimit = new AuthRateLimit(app, config, "password-change");
+    const counter = authCounter(db, config);
+    const registerLimit = new AuthRateLimit(counter, config, "register");
+    const passwordLimit = new AuthRateLimit(counter, config, "password-change");
     keepRepliesPrivate(app);
 
     app.post(
