@@ -24,6 +24,7 @@ import { personalizeNewsletter } from "./modules/newsletter/send";
 import { networkRoutes } from "./modules/networks/routes";
 import { healthRoutes } from "./modules/health/routes";
 import { shippedMigrations } from "./db/client";
+import { listenForChanges } from "./db/changes";
 import { orderRoutes } from "./modules/orders/routes";
 import { paymentRoutes } from "./modules/payments/routes";
 import { reviewRoutes } from "./modules/reviews/routes";
@@ -173,6 +174,19 @@ export async function buildApp(
     await mail?.stop();
   });
   const notifyMail = () => mail?.notify();
+  // Other processes' writes (PostgreSQL): this process's copies of the catalogue follow within a second.
+  const changes = config.databaseUrl
+    ? listenForChanges({
+        url: config.databaseUrl,
+        onChange: (change) =>
+          change === "catalog" ? catalogCache.clear() : catalogCache.stockOrRatingsChanged(),
+        onMissed: () => catalogCache.clear(),
+        log: app.log,
+      })
+    : undefined;
+  app.addHook("onClose", async () => {
+    await changes?.close();
+  });
   let draining = false;
   app.decorate("startDraining", () => {
     draining = true;
@@ -211,6 +225,7 @@ export async function buildApp(
           db,
           migrations: shippedMigrations(),
           searchReady: () => catalogCache.search.built,
+          listening: () => changes?.connected() ?? true,
           draining: () => draining,
         }),
       );

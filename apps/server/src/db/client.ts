@@ -22,6 +22,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** PostgreSQL's address (for the LISTEN connection of change notifications). */
+  url?: string;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return {
       db,
       kind: "postgres",
+      url: target.url,
       async migrate() {
         const client = await pool.connect();
         try {

@@ -22,7 +22,7 @@ describe("health for a load balancer", () => {
     expect(reply.headers["cache-control"]).toBe("no-store");
   });
 
-  it("isn't ready while the search index is being built: searches would wait for it", async () => {
+  it("isn't ready while the search index is being built or other processes' changes can't reach it", async () => {
     const app = Fastify();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
@@ -32,11 +32,12 @@ describe("health for a load balancer", () => {
         migrations: shippedMigrations(),
         searchReady: () => false,
         draining: () => false,
+        listening: () => false,
       }),
     );
     const reply = await app.inject({ url: "/health/ready" });
     expect(reply.statusCode).toBe(503);
-    expect(reply.json()).toEqual({ status: "unavailable", failing: ["search"] });
+    expect(reply.json()).toEqual({ status: "unavailable", failing: ["search", "listen"] });
     await app.close();
   });
 

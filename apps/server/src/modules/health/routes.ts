@@ -6,7 +6,8 @@ import type { Db } from "../../db/client";
 /**
  * GET /api/health/live and /api/health/ready (issue 22 point 4), for a load balancer or an orchestrator.
  * Live: the process answers (no database). Ready: it can serve — the database answers, every migration is
- * applied, the catalogue's search index is built — and it isn't shutting down; else 503 naming what fails.
+ * applied, the catalogue's search index is built, other processes' changes reach it — and it isn't shutting
+ * down; else 503 naming what fails.
  */
 export interface HealthDeps {
   db: Db;
@@ -16,9 +17,11 @@ export interface HealthDeps {
   searchReady: () => boolean;
   /** The process got SIGTERM: it finishes what it has, and takes nothing new. */
   draining: () => boolean;
+  /** Other processes' changes reach this one (its LISTEN connection is up; always so on PGlite). */
+  listening: () => boolean;
 }
 
-const CHECKS = ["database", "migrations", "search", "draining"] as const;
+const CHECKS = ["database", "migrations", "search", "listen", "draining"] as const;
 const readySchema = z.object({
   status: z.enum(["ready", "unavailable"]),
   failing: z.array(z.enum(CHECKS)).describe("What keeps the process from taking traffic"),
@@ -27,7 +30,13 @@ const readySchema = z.object({
 /** A database that doesn't answer within this long counts as down: the balancer shouldn't wait on it. */
 const DATABASE_TIMEOUT_MS = 2000;
 
-export function healthRoutes({ db, migrations, searchReady, draining }: HealthDeps): FastifyPluginAsyncZod {
+export function healthRoutes({
+  db,
+  migrations,
+  searchReady,
+  draining,
+  listening,
+}: HealthDeps): FastifyPluginAsyncZod {
   async function applied(): Promise<number | null> {
     const query = db
       .execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
@@ -79,6 +88,7 @@ export function healthRoutes({ db, migrations, searchReady, draining }: HealthDe
           ...(count === null ? (["database"] as const) : []),
           ...(count !== null && count < migrations ? (["migrations"] as const) : []),
           ...(searchReady() ? [] : (["search"] as const)),
+          ...(listening() ? [] : (["listen"] as const)),
           ...(draining() ? (["draining"] as const) : []),
         ];
         reply.header("cache-control", "no-store");

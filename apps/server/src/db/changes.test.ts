@@ -1,0 +1,93 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp, type App } from "../app";
+import { createTestApp, type TestContext } from "../../test/app";
+import { products } from "./schema";
+
+/**
+ * Issue 22 point 1: two processes on one PostgreSQL database. A change written through one (or by SQL) is
+ * served by the other within a second, though the other cached its replies for 30 s. The embedded database
+ * belongs to one process: there is nothing to listen to.
+ */
+let t: TestContext;
+let a: App;
+let b: App;
+beforeAll(async () => {
+  t = await createTestApp();
+  const config = { ...t.config, databaseUrl: t.database.url };
+  [a, b] = [await buildApp(config, t.database.db), await buildApp(config, t.database.db)];
+});
+afterAll(async () => {
+  await a.close();
+  await b.close();
+  await t.close();
+});
+
+/** What B serves for a product, until it says `expected` (at most 1 s). */
+async function seenByB(url: string, read: (body: Record<string, unknown>) => unknown, expected: unknown) {
+  const started = Date.now();
+  for (;;) {
+    const reply = await b.inject({ url });
+    if (read(reply.json()) === expected) return Date.now() - started;
+    if (Date.now() - started > 1000)
+      throw new Error(`B still serves ${String(read(reply.json()))} after 1 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("changes reach every process", () => {
+  it("serves an edit, a sale's stock and a retirement made elsewhere within a second", async () => {
+    if (t.database.kind === "pglite") {
+      // One process per embedded database: readiness needs no listener.
+      expect((await t.app.inject({ url: "/api/health/live" })).statusCode).toBe(200);
+      expect(t.database.url).toBeUndefined();
+      return;
+    }
+    const ready = async (app: App) =>
+      (await app.inject({ url: "/api/health/ready" })).json<{ failing: string[] }>();
+    await expect.poll(async () => (await ready(b)).failing.includes("listen"), { timeout: 5000 }).toBe(false);
+    const url = "/api/products/1";
+    // B caches the product (CATALOG_CACHE_TTL_SECONDS is 30).
+    const before = (await b.inject({ url })).json<{ title: string; stock: number }>();
+    expect((await b.inject({ url })).headers["x-cache"]).toBe("hit");
+
+    const edited = await a.inject({
+      method: "PUT",
+      url: "/api/products/1",
+      headers: await t.bearer(1),
+      payload: {
+        title: "Edited through A",
+        name: "thing",
+        price: 10,
+        shippingCost: 0,
+        description: "Edited. ",
+        stock: before.stock,
+        images: [],
+        categories: ["Things"],
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    await seenByB(url, (body) => body.title, "Edited through A");
+
+    // Stock written by SQL, as another tool would: B follows too.
+    await t.database.db.update(products).set({ stock: 777 }).where(eq(products.id, 1));
+    await seenByB(url, (body) => body.stock, 777);
+
+    // The LISTEN connections are cut and a write lands before they are back: its notification is lost, so a
+    // process that reconnects drops every copy it had.
+    expect((await b.inject({ url })).json<{ stock: number }>().stock).toBe(777);
+    await t.database.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = 'voltio-listen' and datname = current_database()`,
+    );
+    await t.database.db.update(products).set({ stock: 555 }).where(eq(products.id, 1));
+    await expect
+      .poll(async () => (await b.inject({ url })).json<{ stock: number }>().stock, { timeout: 3000 })
+      .toBe(555);
+    await expect.poll(async () => (await ready(b)).failing, { timeout: 3000 }).toEqual([]);
+
+    // Retired: gone from B's search.
+    await t.database.db.execute(sql`update products set deleted_at = now() where id = 1`);
+    await seenByB("/api/products?search=Edited%20through", (body) => body.total, 0);
+  });
+});
