@@ -180,8 +180,9 @@ const environmentSchema = z.object({
     .default("Voltio <no-reply@voltio.test>"),
   MAIL_POLL_MS: wholeNumber(100, 3_600_000, 5000),
   MAIL_MAX_ATTEMPTS: wholeNumber(1, 100, 8),
-  // Longer than one delivery can take (the SMTP timeouts are at most a minute each).
-  MAIL_LEASE_SECONDS: wholeNumber(120, 86_400, 600),
+  // A sending worker renews its lease every third of it: a message whose process died is sent by another
+  // worker within this plus MAIL_POLL_MS.
+  MAIL_LEASE_SECONDS: wholeNumber(3, 86_400, 30),
 });
 
 /** The environment with what the chosen payment provider needs: its keys are required with it. */

@@ -274,6 +274,19 @@ describe("restarts and several workers", () => {
     expect(smtp.received).toHaveLength(1);
   });
 
+  it("keeps a slow delivery's claim alive: another worker doesn't send it again meanwhile", async () => {
+    const config = configWith({ SMTP_URL: smtp.url, MAIL_LEASE_SECONDS: "3" });
+    const id = (await queueMail(database.db, confirmation()))!;
+    // The SMTP server takes longer than the lease to answer.
+    smtp.delayMs = 4500;
+    const slow = worker(config).runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(await worker(config).runOnce()).toBe(0);
+    expect(await slow).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: 1 });
+  }, 20_000);
+
   it("marks failed, without sending, a message whose last allowed attempt was interrupted", async () => {
     const config = configWith({ SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: "1" });
     const id = (await queueMail(database.db, confirmation()))!;

@@ -107,6 +107,17 @@ export function startMailWorker({
       log.error(`mail #${message.id} to ${message.recipient} failed: its last attempt was interrupted`);
       return false;
     }
+    // The lease is renewed while the message is in hand: only a worker that died lets it run out.
+    const heartbeat = setInterval(
+      () => {
+        void db
+          .update(mailOutbox)
+          .set({ nextAttemptAt: sql`now() + ${settings.leaseSeconds} * interval '1 second'` })
+          .where(and(eq(mailOutbox.id, message.id), eq(mailOutbox.status, "sending")))
+          .catch(() => {});
+      },
+      (settings.leaseSeconds * 1000) / 3,
+    );
     try {
       const content = await personalize(message);
       const { location } = await transport.deliver({
@@ -147,6 +158,8 @@ export function startMailWorker({
         );
       }
       return false;
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
