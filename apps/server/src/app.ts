@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import helmet from "helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -23,6 +24,9 @@ import { newsletterRoutes } from "./modules/newsletter/routes";
 import { personalizeNewsletter } from "./modules/newsletter/send";
 import { networkRoutes } from "./modules/networks/routes";
 import { healthRoutes } from "./modules/health/routes";
+import { countRequests, createMetrics } from "./modules/metrics/registry";
+import { metricsRoutes } from "./modules/metrics/routes";
+import { mailOutbox } from "./db/schema";
 import { shippedMigrations } from "./db/client";
 import { listenForChanges } from "./db/changes";
 import { orderRoutes } from "./modules/orders/routes";
@@ -174,6 +178,25 @@ export async function buildApp(
     await mail?.stop();
   });
   const notifyMail = () => mail?.notify();
+  const metrics = createMetrics({
+    searchIndex: () => catalogCache.search.stats,
+    mailOutbox: async () =>
+      (
+        await db
+          .select({ status: mailOutbox.status, count: sql<number>`count(*)::int` })
+          .from(mailOutbox)
+          .groupBy(mailOutbox.status)
+      ).map((row) => ({ status: row.status, count: Number(row.count) })),
+    pool: () => {
+      const client = (
+        db as unknown as { $client?: { totalCount?: number; idleCount: number; waitingCount: number } }
+      ).$client;
+      return client?.totalCount === undefined
+        ? null
+        : { total: client.totalCount, idle: client.idleCount, waiting: client.waitingCount };
+    },
+  });
+  countRequests(app, metrics.registry);
   // Other processes' writes (PostgreSQL): this process's copies of the catalogue follow within a second.
   const changes = config.databaseUrl
     ? listenForChanges({
@@ -199,6 +222,7 @@ export async function buildApp(
     pollMs: config.paymentsPollMs,
     background: mailWorker,
     onSettled: (settled) => {
+      metrics.settled.inc({ outcome: settled.reply.Status });
       if (settled.mailed) notifyMail();
       if (settled.stockTaken) catalogCache.stockOrRatingsChanged();
     },
@@ -229,6 +253,7 @@ export async function buildApp(
           draining: () => draining,
         }),
       );
+      await api.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
       await api.register(authRoutes({ db, config }));
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ config }));
@@ -266,6 +291,7 @@ export async function buildApp(
           onStockChange: () => catalogCache.stockOrRatingsChanged(),
           holdSeconds: config.stockHoldSeconds,
           notifyRefunds: () => paymentsWorker.notify(),
+          metrics,
         }),
       );
     },

@@ -137,6 +137,11 @@ const environmentSchema = z.object({
     .transform(Number)
     .pipe(z.number().max(300, "must be a whole number of seconds from 0 to 300, such as 5"))
     .optional(),
+  /** GET /api/metrics answers only with this bearer token (404 without one set). */
+  METRICS_TOKEN: optionalText.refine(
+    (token) => token === undefined || token.length >= 16,
+    "must be at least 16 characters (openssl rand -hex 24)",
+  ),
   /** How long a checkout keeps its units from other shoppers while its buyer pays. */
   STOCK_HOLD_SECONDS: wholeNumber(10, 86_400, 900),
   /** How often the payments worker sends due refunds and re-checks open checkouts (0: never on a timer). */
@@ -215,6 +220,7 @@ export interface Config {
   catalogCacheTtlSeconds: number;
   catalogCountCacheTtlSeconds: number;
   stockHoldSeconds: number;
+  metricsToken?: string;
   shutdownDrainSeconds: number;
   paymentsPollMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
@@ -324,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheTtlSeconds: e.CATALOG_CACHE_TTL_SECONDS,
     catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
     stockHoldSeconds: e.STOCK_HOLD_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
     // Behind a balancer (PostgreSQL) it must see readiness fail before the port closes; alone, stop at once.
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0),
     paymentsPollMs: e.PAYMENTS_POLL_MS,

@@ -399,6 +399,8 @@ const MATRIX: Record<string, Row> = {
   "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
   "GET /api/order/admin/bulk": { expect: adminOnly(200), request: () => ({ url: "/api/order/admin/bulk" }) },
   "GET /api/health/live": { expect: everyone(200), request: () => ({ url: "/api/health/live" }) },
+  // Only with METRICS_TOKEN's bearer, which no caller of the matrix has: 404 to all.
+  "GET /api/metrics": { expect: everyone(404), request: () => ({ url: "/api/metrics" }) },
   // Ready once the search index is built: a search first.
   "GET /api/health/ready": {
     expect: everyone(200),

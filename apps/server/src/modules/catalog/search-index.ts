@@ -176,6 +176,11 @@ export class SearchIndex {
   ) {}
 
   /** Reads the live catalogue and indexes it. */
+  /** How many products it holds. */
+  get size(): number {
+    return this.ids.length;
+  }
+
   static async load(run: RawQuery): Promise<SearchIndex> {
     const [texts, categoryRows, links] = await Promise.all([
       run<TextRow>(
@@ -557,6 +562,13 @@ export class LiveSearchIndex {
     return this.index !== undefined;
   }
 
+  /** Products in the index now, and how long its last full build took (for /api/metrics). */
+  get stats(): { products: number; lastBuildSeconds: number } {
+    return { products: this.index?.size ?? 0, lastBuildSeconds: this.lastBuildMs / 1000 };
+  }
+
+  private lastBuildMs = 0;
+
   async get(run: RawQuery): Promise<SearchIndex> {
     const index = this.index;
     if (!index || this.wordsStale) return this.load(run);
@@ -580,8 +592,10 @@ export class LiveSearchIndex {
   private load(run: RawQuery): Promise<SearchIndex> {
     if (this.loading?.generation === this.generation) return this.loading.promise;
     const generation = this.generation;
+    const started = performance.now();
     const promise = SearchIndex.load(run)
       .then((index) => {
+        this.lastBuildMs = performance.now() - started;
         if (generation === this.generation) {
           this.index = index;
           this.loadedAt = Date.now();

@@ -14,10 +14,11 @@ import {
   refundReplySchema,
 } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
-import { NotFound } from "../../errors";
+import { Conflict, NotFound } from "../../errors";
 import { signedIn, signedInShopper } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import type { PaymentProvider } from "../../integrations/payments/provider";
+import type { StoreMetrics } from "../metrics/registry";
 import { checkoutSummary, startCheckout } from "./checkout";
 import { listPayments, refundPayment } from "./refunds";
 import { recheckShopper, settlePayment, type Settled } from "./settlement";
@@ -48,6 +49,8 @@ export interface PaymentRoutesDeps {
   holdSeconds: number;
   /** Wakes the payments worker once a refund was queued. */
   notifyRefunds?: () => void;
+  /** Counts checkouts, settlements and notifications for /api/metrics. */
+  metrics?: Pick<StoreMetrics, "checkouts" | "settled" | "webhooks">;
 }
 
 /**
@@ -62,9 +65,11 @@ export function paymentRoutes({
   onStockChange,
   holdSeconds,
   notifyRefunds,
+  metrics,
 }: PaymentRoutesDeps): FastifyPluginAsyncZod {
   /** What a settlement leaves to do once committed. */
   const afterSettle = (settled: Settled) => {
+    metrics?.settled.inc({ outcome: settled.reply.Status });
     if (settled.mailed) notifyMail?.();
     if (settled.stockTaken) onStockChange?.();
     if (settled.refundQueued) notifyRefunds?.();
@@ -107,7 +112,11 @@ export function paymentRoutes({
           signedInShopper(request).id,
           request.body,
           origins,
-        );
+        ).catch((error: unknown) => {
+          if (error instanceof Conflict) metrics?.checkouts.inc({ outcome: "refused" });
+          throw error;
+        });
+        metrics?.checkouts.inc({ outcome: "started" });
         // The checkout holds units: what others see changed.
         onStockChange?.();
         return reply;
@@ -201,8 +210,15 @@ export function paymentRoutes({
             headers: request.headers,
             rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
             query: request.query as Record<string, string | undefined>,
+          }).catch((error: unknown) => {
+            // A forged, stale or malformed notification, or the provider down while asked about it.
+            metrics?.webhooks.inc({ outcome: "refused" });
+            throw error;
           });
-          if (!notification) return { received: true as const, ignored: true as const };
+          if (!notification) {
+            metrics?.webhooks.inc({ outcome: "ignored" });
+            return { received: true as const, ignored: true as const };
+          }
           let settled;
           try {
             settled = await settlePayment(db, provider, notification.payment, {
@@ -210,10 +226,15 @@ export function paymentRoutes({
             });
           } catch (error) {
             // A payment of no checkout of this store: acknowledged, or the provider would retry it for days.
-            if (error instanceof NotFound) return { received: true as const, ignored: true as const };
+            if (error instanceof NotFound) {
+              metrics?.webhooks.inc({ outcome: "ignored" });
+              return { received: true as const, ignored: true as const };
+            }
+            metrics?.webhooks.inc({ outcome: "failed" });
             throw error;
           }
           afterSettle(settled);
+          metrics?.webhooks.inc({ outcome: "settled" });
           return { received: true as const };
         },
       );

@@ -1,0 +1,113 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { FastifyInstance } from "fastify";
+
+/**
+ * What an operator graphs and alerts on (issue 22 point 5), in Prometheus' text format: one registry per app
+ * (tests build many apps in one process). Counters are counted where things happen; gauges of what the
+ * database holds are read when Prometheus scrapes.
+ */
+export interface StoreMetrics {
+  registry: Registry;
+  /** A settlement's outcome (approved, rejected, refund_needed…), from the return page, a webhook or a re-check. */
+  settled: Counter<"outcome">;
+  /** Pay: a checkout opened or reused, or refused before any payment. */
+  checkouts: Counter<"outcome">;
+  /** A provider's notification: settled, ignored (not this store's) or refused (bad signature, bad body). */
+  webhooks: Counter<"outcome">;
+}
+
+export function createMetrics(collect: {
+  searchIndex: () => { products: number; lastBuildSeconds: number };
+  mailOutbox: () => Promise<{ status: string; count: number }[]>;
+  pool: () => { total: number; idle: number; waiting: number } | null;
+}): StoreMetrics {
+  const registry = new Registry();
+  new Gauge({
+    name: "voltio_search_index_products",
+    help: "Products in this process's search index",
+    registers: [registry],
+    collect() {
+      this.set(collect.searchIndex().products);
+    },
+  });
+  new Gauge({
+    name: "voltio_search_index_build_seconds",
+    help: "How long this process's last full build of the search index took",
+    registers: [registry],
+    collect() {
+      this.set(collect.searchIndex().lastBuildSeconds);
+    },
+  });
+  new Gauge({
+    name: "voltio_mail_outbox_messages",
+    help: "Messages in the mail outbox by status (queued, sending, sent, failed)",
+    labelNames: ["status"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { status, count } of await collect.mailOutbox()) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: "voltio_db_pool_connections",
+    help: "PostgreSQL connections of this process's pool: total, idle, and requests waiting for one",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const pool = collect.pool();
+      if (!pool) return;
+      this.set({ state: "total" }, pool.total);
+      this.set({ state: "idle" }, pool.idle);
+      this.set({ state: "waiting" }, pool.waiting);
+    },
+  });
+  return {
+    registry,
+    settled: new Counter({
+      name: "voltio_payments_settled_total",
+      help: "Payments the store heard of, by what it decided",
+      labelNames: ["outcome"],
+      registers: [registry],
+    }),
+    checkouts: new Counter({
+      name: "voltio_checkouts_total",
+      help: "Pay presses: a checkout made (or the open one reused), or refused before any payment",
+      labelNames: ["outcome"],
+      registers: [registry],
+    }),
+    webhooks: new Counter({
+      name: "voltio_payment_webhooks_total",
+      help: "Providers' notifications, by what became of them",
+      labelNames: ["outcome"],
+      registers: [registry],
+    }),
+  };
+}
+
+/** Requests by route pattern, method and status, with their duration; catalogue cache hits and misses. */
+export function countRequests(app: FastifyInstance, registry: Registry) {
+  const requests = new Histogram({
+    name: "voltio_http_request_duration_seconds",
+    help: "HTTP requests by route pattern, method and status, and how long they took",
+    labelNames: ["route", "method", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const cache = new Counter({
+    name: "voltio_catalog_cache_total",
+    help: "Catalogue replies by where they came from: hit, miss or joined (waited for the same computation)",
+    labelNames: ["result"],
+    registers: [registry],
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    // The route's pattern, never the URL: ids and queries would make a series per request.
+    const route = request.routeOptions.url ?? "unmatched";
+    requests.observe(
+      { route, method: request.method, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    const from = reply.getHeader("x-cache");
+    if (typeof from === "string") cache.inc({ result: from });
+    done();
+  });
+}
