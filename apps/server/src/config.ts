@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { createHmac, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
@@ -137,6 +138,14 @@ const environmentSchema = z.object({
     .transform(Number)
     .pipe(z.number().max(300, "must be a whole number of seconds from 0 to 300, such as 5"))
     .optional(),
+  /** Server processes on one port (node:cluster): a number, or `auto` for one per core. PostgreSQL only. */
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(
+      /^(auto|[1-9][0-9]{0,2})$/,
+      "must be auto (one per core) or a whole number of processes from 1 to 999",
+    )
+    .default("1"),
   /** GET /api/metrics answers only with this bearer token (404 without one set). */
   METRICS_TOKEN: optionalText.refine(
     (token) => token === undefined || token.length >= 16,
@@ -221,6 +230,8 @@ export interface Config {
   catalogCountCacheTtlSeconds: number;
   stockHoldSeconds: number;
   metricsToken?: string;
+  /** How many server processes share the port. */
+  webConcurrency: number;
   shutdownDrainSeconds: number;
   paymentsPollMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
@@ -307,6 +318,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
   checkDataDir(dataDir);
+  const webConcurrency = e.WEB_CONCURRENCY === "auto" ? availableParallelism() : Number(e.WEB_CONCURRENCY);
+  if (webConcurrency > 1 && !e.DATABASE_URL)
+    throw new ConfigError(
+      `Invalid configuration: WEB_CONCURRENCY=${e.WEB_CONCURRENCY} needs PostgreSQL: the embedded database belongs to one process. Set DATABASE_URL, or leave WEB_CONCURRENCY at 1.`,
+    );
   const demo = e.DEMO ?? !e.DATABASE_URL;
   let jwtSecret = e.JWT_SECRET;
   if (!jwtSecret) {
@@ -331,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
     stockHoldSeconds: e.STOCK_HOLD_SECONDS,
     metricsToken: e.METRICS_TOKEN,
+    webConcurrency,
     // Behind a balancer (PostgreSQL) it must see readiness fail before the port closes; alone, stop at once.
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0),
     paymentsPollMs: e.PAYMENTS_POLL_MS,

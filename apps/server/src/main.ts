@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import type { App } from "./app";
 import { loadConfig } from "./config";
 import { databaseTarget } from "./db/target";
@@ -6,6 +7,7 @@ import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 /** `npm start`: configuration, migrations, the demo seed on first start, then the HTTP server. */
 async function main() {
   const config = loadConfig();
+  if (config.webConcurrency > 1 && cluster.isPrimary) return supervise(config.webConcurrency);
   // Loaded once the configuration is known to be good: a refusal comes without waiting for the whole app.
   const [{ buildApp }, { openDatabase }, { DEMO_LOGINS, seedDemoStore }, { countStatsInTimeZone }] =
     await Promise.all([
@@ -60,13 +62,49 @@ async function main() {
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
+  // One banner for the whole cluster: the first server process prints it.
+  if (cluster.isWorker && cluster.worker?.id !== 1) return;
   const where = config.databaseUrl ? "PostgreSQL" : `the embedded database in ${config.dataDir}`;
-  console.log(`\nVoltio is running at ${config.publicUrl} on ${where}.`);
+  const processes = config.webConcurrency > 1 ? ` in ${config.webConcurrency} processes` : "";
+  console.log(`\nVoltio is running at ${config.publicUrl} on ${where}${processes}.`);
   if (config.demo) {
     console.log("Demo logins:");
     console.log(`  admin    ${DEMO_LOGINS.admin.email} / ${DEMO_LOGINS.admin.password}`);
     console.log(`  shopper  ${DEMO_LOGINS.shopper.email} / ${DEMO_LOGINS.shopper.password}`);
   }
+}
+
+/**
+ * WEB_CONCURRENCY=N (issue 22 point 6): N server processes on one port (node:cluster), each a whole server
+ * on the shared PostgreSQL database. The first one prepares the database (migrations, demo seed) and the
+ * others start once it listens; one that dies is started again; SIGTERM goes to every one, which drain.
+ */
+function supervise(count: number) {
+  let stopping = false;
+  let started = false;
+  const first = cluster.fork();
+  first.once("listening", () => {
+    started = true;
+    for (let i = 1; i < count; i++) cluster.fork();
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    // The first one couldn't start (a bad setting, PostgreSQL down): it said why; the others would too.
+    if (!started) process.exit(typeof code === "number" && code !== 0 ? code : 1);
+    console.error(
+      `Server process ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another.`,
+    );
+    cluster.fork();
+  });
+  const shutdown = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
 }
 
 main().catch(exitWithStartupFailure);
