@@ -26,6 +26,7 @@ import { networkRoutes } from "./modules/networks/routes";
 import { healthRoutes } from "./modules/health/routes";
 import { countRequests, createMetrics } from "./modules/metrics/registry";
 import { metricsRoutes } from "./modules/metrics/routes";
+import { createUploadStorage } from "./modules/uploads/storage";
 import { mailOutbox } from "./db/schema";
 import { shippedMigrations } from "./db/client";
 import { listenForChanges } from "./db/changes";
@@ -178,6 +179,7 @@ export async function buildApp(
     await mail?.stop();
   });
   const notifyMail = () => mail?.notify();
+  const uploads = createUploadStorage(config);
   const metrics = createMetrics({
     searchIndex: () => catalogCache.search.stats,
     mailOutbox: async () =>
@@ -256,7 +258,7 @@ export async function buildApp(
       await api.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
       await api.register(authRoutes({ db, config }));
       await api.register(userRoutes({ db, config }));
-      await api.register(uploadRoutes({ config }));
+      await api.register(uploadRoutes({ config, storage: uploads }));
       await api.register(newsletterRoutes({ db, config, notifyMail }));
       await api.register(networkRoutes({ db, onNetworksChange: () => catalogCache.clear() }));
       await api.register(auditRoutes({ db }));
@@ -307,7 +309,7 @@ export async function buildApp(
       }),
     );
   await app.register(illustrationRoutes());
-  await app.register(uploadedFileRoutes({ config }));
+  await app.register(uploadedFileRoutes({ storage: uploads }));
   await app.register(webRoutes({ db, config, catalogCache, now }, shell));
 
   return app;

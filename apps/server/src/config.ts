@@ -146,6 +146,15 @@ const environmentSchema = z.object({
       "must be auto (one per core) or a whole number of processes from 1 to 999",
     )
     .default("1"),
+  /** Product pictures in an S3-compatible bucket instead of DATA_DIR/uploads (several machines share it). */
+  UPLOADS_S3_BUCKET: optionalText,
+  UPLOADS_S3_ENDPOINT: z.url("must be a URL such as https://s3.example.com").optional(),
+  UPLOADS_S3_REGION: z.string().min(1).default("us-east-1"),
+  UPLOADS_S3_ACCESS_KEY_ID: optionalText,
+  UPLOADS_S3_SECRET_ACCESS_KEY: optionalText,
+  UPLOADS_S3_PUBLIC_URL: z
+    .url("must be the bucket's public address, such as https://pics.example.com")
+    .optional(),
   /** GET /api/metrics answers only with this bearer token (404 without one set). */
   METRICS_TOKEN: optionalText.refine(
     (token) => token === undefined || token.length >= 16,
@@ -212,6 +221,17 @@ const configurationSchema = environmentSchema.superRefine((env, context) => {
   }
 });
 
+export interface UploadsS3Config {
+  bucket: string;
+  /** An S3-compatible store's address (path-style buckets); none: AWS's own. */
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Pictures are linked here (a public bucket or CDN); none: served through the app at /uploads/…. */
+  publicUrl?: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -230,6 +250,8 @@ export interface Config {
   catalogCountCacheTtlSeconds: number;
   stockHoldSeconds: number;
   metricsToken?: string;
+  /** Pictures in a bucket; none: DATA_DIR/uploads. */
+  uploadsS3?: UploadsS3Config;
   /** How many server processes share the port. */
   webConcurrency: number;
   shutdownDrainSeconds: number;
@@ -347,6 +369,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
     stockHoldSeconds: e.STOCK_HOLD_SECONDS,
     metricsToken: e.METRICS_TOKEN,
+    uploadsS3: e.UPLOADS_S3_BUCKET
+      ? {
+          bucket: e.UPLOADS_S3_BUCKET,
+          endpoint: e.UPLOADS_S3_ENDPOINT,
+          region: e.UPLOADS_S3_REGION,
+          accessKeyId: e.UPLOADS_S3_ACCESS_KEY_ID,
+          secretAccessKey: e.UPLOADS_S3_SECRET_ACCESS_KEY,
+          publicUrl: e.UPLOADS_S3_PUBLIC_URL?.replace(/\/+$/, ""),
+        }
+      : undefined,
     webConcurrency,
     // Behind a balancer (PostgreSQL) it must see readiness fail before the port closes; alone, stop at once.
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0),

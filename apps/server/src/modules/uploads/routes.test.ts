@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
-import { detectImageType, uploadsDir } from "./service";
+import { detectImageType } from "./service";
+import { uploadsDir } from "./storage";
 
 /** The smallest real files of each format: their first bytes are what the server looks at. */
 const SAMPLES = {

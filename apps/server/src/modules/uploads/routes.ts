@@ -1,6 +1,3 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -9,23 +6,18 @@ import { errorSchema } from "@voltio/domain/http";
 import type { Config } from "../../config";
 import { InvalidInput, TooManyAttempts, UnsupportedContent } from "../../errors";
 import { signedIn } from "../../http/access";
-import {
-  IMAGE_TYPES,
-  UPLOAD_NAME,
-  detectImageType,
-  storeImage,
-  uploadsDir,
-  type ImageExtension,
-} from "./service";
+import { IMAGE_TYPES, UPLOAD_NAME, detectImageType, storeImage, type ImageExtension } from "./service";
+import type { UploadStorage } from "./storage";
 
 const UPLOADS_PER_HOUR = 60;
 
 /** POST /api/uploads: a signed-in user's image (profile picture, product pictures), checked by its content. */
 export interface UploadDeps {
-  config: Pick<Config, "dataDir" | "uploadMaxBytes">;
+  config: Pick<Config, "uploadMaxBytes">;
+  storage: UploadStorage;
 }
 
-export function uploadRoutes({ config }: UploadDeps): FastifyPluginAsyncZod {
+export function uploadRoutes({ config, storage }: UploadDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Registered here only, so no other route accepts multipart bodies.
     await app.register(multipart, {
@@ -68,7 +60,7 @@ export function uploadRoutes({ config }: UploadDeps): FastifyPluginAsyncZod {
         const bytes = await readFilePart(request);
         const type = detectImageType(bytes);
         if (!type) throw new UnsupportedContent("Only jpeg, png, webp, gif or avif images are accepted");
-        const url = await storeImage(config.dataDir, bytes, type);
+        const url = await storeImage(storage, bytes, type);
         return reply.code(201).send({ secure_url: url });
       },
     );
@@ -95,24 +87,22 @@ async function readFilePart(request: FastifyRequest): Promise<Buffer> {
   }
 }
 
-export function uploadedFileRoutes({ config }: UploadDeps): FastifyPluginAsync {
+export function uploadedFileRoutes({ storage }: { storage: UploadStorage }): FastifyPluginAsync {
   return async (app) => {
-    const dir = uploadsDir(config.dataDir);
     app.get<{ Params: { file: string } }>("/uploads/:file", async (request, reply) => {
       const { file } = request.params;
       if (!UPLOAD_NAME.test(file)) return reply.code(404).send({ error: "Not Found" });
-      const path = join(dir, file);
-      const info = await stat(path).catch(() => undefined);
-      if (!info?.isFile()) return reply.code(404).send({ error: "Not Found" });
+      const stored = await storage.get(file);
+      if (!stored) return reply.code(404).send({ error: "Not Found" });
       const extension = file.slice(file.lastIndexOf(".") + 1) as ImageExtension;
       return reply
         .header("content-type", IMAGE_TYPES[extension])
-        .header("content-length", info.size)
+        .header("content-length", stored.size)
         .header("x-content-type-options", "nosniff")
         .header("content-security-policy", "default-src 'none'; sandbox")
         .header("content-disposition", "inline")
         .header("cache-control", "public, max-age=31536000, immutable")
-        .send(createReadStream(path));
+        .send(stored.body);
     });
   };
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import type { UploadStorage } from "./storage";
 
 export const IMAGE_TYPES = {
   jpg: "image/jpeg",
@@ -37,14 +36,13 @@ export function detectImageType(bytes: Buffer): ImageExtension | undefined {
   return undefined;
 }
 
-export const uploadsDir = (dataDir: string) => join(dataDir, "uploads");
-
-/** Writes the image under a new random name and answers the path it is served at. */
-export async function storeImage(dataDir: string, bytes: Buffer, extension: ImageExtension): Promise<string> {
-  const dir = uploadsDir(dataDir);
-  await mkdir(dir, { recursive: true });
+/** Stores the image under a new random name and answers the address it is shown at. */
+export async function storeImage(
+  storage: UploadStorage,
+  bytes: Buffer,
+  extension: ImageExtension,
+): Promise<string> {
   const name = `${randomBytes(16).toString("hex")}.${extension}`;
-  // 'wx': never overwrite, even in the impossible case of a repeated random name.
-  await writeFile(join(dir, name), bytes, { flag: "wx", mode: 0o644 });
-  return `/uploads/${name}`;
+  await storage.put(name, bytes, IMAGE_TYPES[extension]);
+  return storage.urlOf(name);
 }
