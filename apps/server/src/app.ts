@@ -167,7 +167,6 @@ export async function buildApp(
   const catalogCache = new CatalogCache({
     replyTtlSeconds: config.catalogCacheTtlSeconds,
     countTtlSeconds: config.catalogCountCacheTtlSeconds,
-    sharedDatabase: config.databaseUrl !== undefined,
   });
   const paymentProvider = createPaymentProvider(config, db);
   // Modules that queue mail (integrations/mail/outbox.ts) get `notifyMail` to call once their transaction

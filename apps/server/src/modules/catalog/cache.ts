@@ -92,8 +92,6 @@ export class CatalogCache {
     replyTtlSeconds: number;
     countTtlSeconds: number;
     replyMaxBytes?: number;
-    /** Other processes may write the catalogue (PostgreSQL); an embedded database is this process's alone. */
-    sharedDatabase?: boolean;
   }) {
     this.replies = new TtlCache(
       options.replyTtlSeconds * 1000,
@@ -102,11 +100,10 @@ export class CatalogCache {
     );
     this.counts = new TtlCache(options.countTtlSeconds * 1000, SMALL_CACHE_MAX_BYTES, () => 8);
     this.reference = new TtlCache(options.countTtlSeconds * 1000, Number.MAX_SAFE_INTEGER);
-    // Rebuilding the index takes ~5 s of CPU at 100k products: for other processes' writes, every 5 minutes at
-    // most (this process's own writes reach it at once). The embedded database has no other process: never.
-    this.search = new LiveSearchIndex(
-      options.sharedDatabase === false ? Infinity : Math.max(options.countTtlSeconds, 300) * 1000,
-    );
+    // Rebuilding the index takes ~5 s of CPU at 100k products: never on a timer. This process's writes reach it
+    // at once, other processes' through PostgreSQL's notifications (db/changes.ts, ADR 0014), and a process
+    // that missed some drops everything and rebuilds.
+    this.search = new LiveSearchIndex(Infinity);
   }
 
   /** Replies being computed now, by key: the first request computes, the others wait for its answer. */
