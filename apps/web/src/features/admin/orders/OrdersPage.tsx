@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { ChevronDown, Download, Filter, TriangleAlert } from "lucide-react";
+import { ChevronDown, Download, TriangleAlert } from "lucide-react";
 import { useTranslation, type Translate } from "@/i18n";
 import { ADMIN_ORDER_STATUSES, type AdminOrder, type AdminOrderStatus } from "@voltio/domain/admin-orders";
 import { PURCHASE_STATUSES, isPurchaseStatus } from "@voltio/domain/order-status";
@@ -13,6 +13,14 @@ import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
 import { capitalised, chartDate } from "../format";
+import {
+  CheckboxFilter,
+  FilterActions,
+  UserIdBox,
+  filterFieldClass,
+  positiveId,
+  useUserIdBox,
+} from "../Filters";
 import { PageBar } from "../PageBar";
 import { ProblemAlert } from "../ProblemAlert";
 import {
@@ -23,19 +31,14 @@ import {
   type OrderFilters,
 } from "./api";
 
-const positive = (value: string | null) => {
-  const number = Number(value);
-  return value && Number.isInteger(number) && number > 0 ? number : undefined;
-};
-
 /** The filters and the page as the URL holds them; anything unknown there is left out, not sent. */
 function filtersOf(params: URLSearchParams): OrderFilters & { page: number } {
   const status = params.get("status") ?? "";
   return {
-    userId: positive(params.get("userId")),
+    userId: positiveId(params.get("userId")),
     status: isPurchaseStatus(status) ? status : undefined,
     flagged: params.get("flagged") === "true" ? true : undefined,
-    page: positive(params.get("page")) ?? 1,
+    page: positiveId(params.get("page")) ?? 1,
   };
 }
 
@@ -199,9 +202,6 @@ export function OrdersPage() {
   );
 }
 
-const fieldClass =
-  "h-11 w-full rounded-xl border border-line bg-card px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent";
-
 /** User id (sent with the form), status and 'flagged only' (applied as they change). */
 function OrderFiltersForm({
   filters,
@@ -213,22 +213,12 @@ function OrderFiltersForm({
   filtered: boolean;
 }) {
   const { t } = useTranslation();
-  const userIdId = useId();
   const statusId = useId();
-  const flaggedId = useId();
-  const hintId = useId();
-  const [userId, setUserId] = useState(filters.userId ? String(filters.userId) : "");
-  // The URL changed under the form (back button, 'Clear filters'): the box follows it.
-  const [shown, setShown] = useState(filters.userId);
-  if (shown !== filters.userId) {
-    setShown(filters.userId);
-    setUserId(filters.userId ? String(filters.userId) : "");
-  }
-  const typedId = () => positive(userId.trim());
+  const userId = useUserIdBox(filters.userId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply({ userId: typedId() });
+    onApply({ userId: userId.typed() });
   };
 
   return (
@@ -237,19 +227,7 @@ function OrderFiltersForm({
         onSubmit={submit}
         className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,10rem)_minmax(0,14rem)_1fr_auto]"
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={userIdId} className="text-xs font-medium text-muted">
-            {t("admin.orders.userId")}
-          </label>
-          <input
-            id={userIdId}
-            value={userId}
-            onChange={(event) => setUserId(event.target.value.replace(/\D/g, ""))}
-            inputMode="numeric"
-            autoComplete="off"
-            className={fieldClass}
-          />
-        </div>
+        <UserIdBox label={t("admin.orders.userId")} box={userId} />
         <div className="flex flex-col gap-1">
           <label htmlFor={statusId} className="text-xs font-medium text-muted">
             {t("admin.orders.status")}
@@ -259,9 +237,9 @@ function OrderFiltersForm({
             value={filters.status ?? ""}
             onChange={(event) => {
               const status = event.target.value;
-              onApply({ userId: typedId(), status: isPurchaseStatus(status) ? status : undefined });
+              onApply({ userId: userId.typed(), status: isPurchaseStatus(status) ? status : undefined });
             }}
-            className={fieldClass}
+            className={filterFieldClass}
           >
             <option value="">{t("admin.orders.allStatuses")}</option>
             {PURCHASE_STATUSES.map((status) => (
@@ -271,38 +249,18 @@ function OrderFiltersForm({
             ))}
           </select>
         </div>
-        <div className="flex min-h-11 items-center gap-2">
-          <input
-            id={flaggedId}
-            type="checkbox"
-            checked={Boolean(filters.flagged)}
-            onChange={(event) => onApply({ userId: typedId(), flagged: event.target.checked || undefined })}
-            aria-describedby={hintId}
-            className="h-5 w-5 shrink-0 accent-accent"
-          />
-          <label htmlFor={flaggedId} className="text-sm text-ink">
-            {t("admin.orders.flaggedOnly")}
-            <span id={hintId} className="block text-xs text-muted">
-              {t("admin.orders.flaggedHint")}
-            </span>
-          </label>
-        </div>
-        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
-          <Button type="submit" size="lg" className="flex-1 text-sm lg:flex-none">
-            <Filter size={16} aria-hidden />
-            {t("admin.orders.apply")}
-          </Button>
-          {filtered && (
-            <Button
-              variant="ghost"
-              size="lg"
-              className="flex-1 text-sm lg:flex-none"
-              onClick={() => onApply({ userId: undefined, status: undefined, flagged: undefined })}
-            >
-              {t("admin.orders.clear")}
-            </Button>
-          )}
-        </div>
+        <CheckboxFilter
+          label={t("admin.orders.flaggedOnly")}
+          hint={t("admin.orders.flaggedHint")}
+          checked={Boolean(filters.flagged)}
+          onChange={(checked) => onApply({ userId: userId.typed(), flagged: checked || undefined })}
+        />
+        <FilterActions
+          apply={t("admin.orders.apply")}
+          clear={t("admin.orders.clear")}
+          filtered={filtered}
+          onClear={() => onApply({ userId: undefined, status: undefined, flagged: undefined })}
+        />
       </form>
     </Card>
   );

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { Filter, RotateCcw, ShieldAlert, TriangleAlert } from "lucide-react";
+import { RotateCcw, ShieldAlert, TriangleAlert } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { AdminPayment, RefundReply } from "@voltio/domain/payments";
 import { formatDollars } from "@voltio/domain/money";
@@ -12,22 +12,18 @@ import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
 import { chartDate } from "../format";
+import { CheckboxFilter, FilterActions, UserIdBox, positiveId, useUserIdBox } from "../Filters";
 import { PageBar } from "../PageBar";
 import { afterRefund, useAdminPayments, type PaymentFilters } from "./api";
 import { RefundDialog, referenceOf } from "./RefundDialog";
 import { leftCents } from "./refund-form";
 
-const positive = (value: string | null) => {
-  const number = Number(value);
-  return value && Number.isInteger(number) && number > 0 ? number : undefined;
-};
-
 /** The filters and the page as the URL holds them; anything unknown there is left out, not sent. */
 function filtersOf(params: URLSearchParams): PaymentFilters & { page: number } {
   return {
-    userId: positive(params.get("userId")),
+    userId: positiveId(params.get("userId")),
     attention: params.get("attention") === "true" ? true : undefined,
-    page: positive(params.get("page")) ?? 1,
+    page: positiveId(params.get("page")) ?? 1,
   };
 }
 
@@ -262,9 +258,6 @@ function PaymentRow({
   );
 }
 
-const fieldClass =
-  "h-11 w-full rounded-xl border border-line bg-card px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent";
-
 /** User id (sent with the form) and 'needing attention only' (applied as it changes). */
 function PaymentFiltersForm({
   filters,
@@ -274,22 +267,10 @@ function PaymentFiltersForm({
   onApply: (next: Partial<PaymentFilters>) => void;
 }) {
   const { t } = useTranslation();
-  const userIdId = useId();
-  const attentionId = useId();
-  const hintId = useId();
-  const [userId, setUserId] = useState(filters.userId ? String(filters.userId) : "");
-  // The URL changed under the form (back button, 'Clear filters', the dashboard's link): the box follows it.
-  const [shown, setShown] = useState(filters.userId);
-  if (shown !== filters.userId) {
-    setShown(filters.userId);
-    setUserId(filters.userId ? String(filters.userId) : "");
-  }
-  const typedId = () => positive(userId.trim());
-  const filtered = filters.userId !== undefined || filters.attention;
-
+  const userId = useUserIdBox(filters.userId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply({ userId: typedId() });
+    onApply({ userId: userId.typed() });
   };
 
   return (
@@ -298,51 +279,19 @@ function PaymentFiltersForm({
         onSubmit={submit}
         className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,10rem)_1fr_auto]"
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={userIdId} className="text-xs font-medium text-muted">
-            {t("admin.payments.userId")}
-          </label>
-          <input
-            id={userIdId}
-            value={userId}
-            onChange={(event) => setUserId(event.target.value.replace(/\D/g, ""))}
-            inputMode="numeric"
-            autoComplete="off"
-            className={fieldClass}
-          />
-        </div>
-        <div className="flex min-h-11 items-center gap-2">
-          <input
-            id={attentionId}
-            type="checkbox"
-            checked={Boolean(filters.attention)}
-            onChange={(event) => onApply({ userId: typedId(), attention: event.target.checked || undefined })}
-            aria-describedby={hintId}
-            className="h-5 w-5 shrink-0 accent-accent"
-          />
-          <label htmlFor={attentionId} className="text-sm text-ink">
-            {t("admin.payments.attentionOnly")}
-            <span id={hintId} className="block text-xs text-muted">
-              {t("admin.payments.attentionHint")}
-            </span>
-          </label>
-        </div>
-        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
-          <Button type="submit" size="lg" className="flex-1 text-sm lg:flex-none">
-            <Filter size={16} aria-hidden />
-            {t("admin.payments.apply")}
-          </Button>
-          {filtered && (
-            <Button
-              variant="ghost"
-              size="lg"
-              className="flex-1 text-sm lg:flex-none"
-              onClick={() => onApply({ userId: undefined, attention: undefined })}
-            >
-              {t("admin.payments.clear")}
-            </Button>
-          )}
-        </div>
+        <UserIdBox label={t("admin.payments.userId")} box={userId} />
+        <CheckboxFilter
+          label={t("admin.payments.attentionOnly")}
+          hint={t("admin.payments.attentionHint")}
+          checked={Boolean(filters.attention)}
+          onChange={(checked) => onApply({ userId: userId.typed(), attention: checked || undefined })}
+        />
+        <FilterActions
+          apply={t("admin.payments.apply")}
+          clear={t("admin.payments.clear")}
+          filtered={filters.userId !== undefined || Boolean(filters.attention)}
+          onClear={() => onApply({ userId: undefined, attention: undefined })}
+        />
       </form>
     </Card>
   );
