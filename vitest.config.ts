@@ -8,7 +8,11 @@ const serverProject = (database: "pglite" | "postgres") => ({
   extends: true as const,
   test: {
     name: `server-${database}`,
-    include: ["apps/server/src/**/*.test.ts"],
+    // The cluster behind a load balancer needs PostgreSQL (and haproxy): it runs with the PostgreSQL suite.
+    include: [
+      "apps/server/src/**/*.test.ts",
+      ...(database === "postgres" ? ["apps/server/test/cluster/*.test.ts"] : []),
+    ],
     // Start-up and the embedded database's lock run real server processes on PGlite: once is enough.
     exclude:
       database === "postgres"

@@ -331,9 +331,11 @@ let oversold = 0;
 for (const { id, stock, sold, held } of books) {
   const initial = initialStock.get(id)!;
   oversold += Math.max(0, sold - initial);
-  if (stock < 0) problems.push(`product ${id}: stock ${stock}`);
-  if (stock + sold + held !== initial)
-    problems.push(`product ${id}: stock ${stock} + sold ${sold} + held ${held} ≠ ${initial}`);
+  // The shelf (`stock`) still holds the held units: what others can take is the shelf less them.
+  const available = stock - held;
+  if (available < 0) problems.push(`product ${id}: ${held} units held of ${stock} on the shelf`);
+  if (available + sold + held !== initial)
+    problems.push(`product ${id}: available ${available} + sold ${sold} + held ${held} ≠ ${initial}`);
 }
 const checkoutsIn = (status: string) => checkoutRows.find((row) => row.status === status)?.n ?? 0;
 const approvedReplies = last.paid + warmup.approved + run.approved;
