@@ -88,11 +88,7 @@ export class CatalogCache {
   /** What search reads (search-index.ts). */
   readonly search: LiveSearchIndex;
 
-  constructor(options: {
-    replyTtlSeconds: number;
-    countTtlSeconds: number;
-    replyMaxBytes?: number;
-  }) {
+  constructor(options: { replyTtlSeconds: number; countTtlSeconds: number; replyMaxBytes?: number }) {
     this.replies = new TtlCache(
       options.replyTtlSeconds * 1000,
       options.replyMaxBytes ?? REPLY_CACHE_MAX_BYTES,
