@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import helmet from "helmet";
-import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -149,7 +148,6 @@ export async function buildApp(
   guardRoutes(app, identify);
   finishHandlersOnClose(app);
 
-  await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -257,7 +255,7 @@ export async function buildApp(
       await api.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
       await api.register(authRoutes({ db, config }));
       await api.register(userRoutes({ db, config }));
-      await api.register(uploadRoutes({ config, storage: uploads }));
+      await api.register(uploadRoutes({ db, config, storage: uploads }));
       await api.register(newsletterRoutes({ db, config, notifyMail }));
       await api.register(networkRoutes({ db, onNetworksChange: () => catalogCache.clear() }));
       await api.register(auditRoutes({ db }));

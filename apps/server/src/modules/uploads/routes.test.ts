@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { detectImageType } from "./service";
@@ -129,5 +130,25 @@ describe("POST /api/uploads", () => {
     ]) {
       expect((await t.app.inject({ url: path })).statusCode, path).toBe(404);
     }
+  });
+});
+
+describe("the upload limit", () => {
+  it("takes 60 uploads an hour from one user, counted in the database every process shares", async () => {
+    const headers = await t.bearer(2);
+    await t.database.db.execute(sql`delete from rate_windows where key like 'upload:%'`);
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const form = multipart(SAMPLES.png, "p.png", "image/png");
+      const reply = await t.app.inject({
+        method: "POST",
+        url: "/api/uploads",
+        payload: form.payload,
+        headers: { ...form.headers, ...headers },
+      });
+      statuses.push(reply.statusCode);
+    }
+    expect(statuses.slice(0, 60).every((status) => status === 201)).toBe(true);
+    expect(statuses[60]).toBe(429);
   });
 });

@@ -1,5 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { Db } from "../../db/client";
+import { SharedWindowCounter } from "../auth/shared-counter";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { uploadReplySchema } from "@voltio/domain/account";
 import { errorSchema } from "@voltio/domain/http";
@@ -13,23 +15,19 @@ const UPLOADS_PER_HOUR = 60;
 
 /** POST /api/uploads: a signed-in user's image (profile picture, product pictures), checked by its content. */
 export interface UploadDeps {
+  db: Db;
   config: Pick<Config, "uploadMaxBytes">;
   storage: UploadStorage;
 }
 
-export function uploadRoutes({ config, storage }: UploadDeps): FastifyPluginAsyncZod {
+export function uploadRoutes({ db, config, storage }: UploadDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Registered here only, so no other route accepts multipart bodies.
     await app.register(multipart, {
       limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
     });
-    const callers = new WeakMap<FastifyRequest, number>();
-    // A quota per user keeps one account from filling the disk (ASVS 12.1.3).
-    const perUser = app.createRateLimit({
-      max: UPLOADS_PER_HOUR,
-      timeWindow: 3600_000,
-      keyGenerator: (request) => `upload:user:${callers.get(request)}`,
-    });
+    // Counted in the database every process shares (issue 22 point 3): N processes allow what one does.
+    const perUser = new SharedWindowCounter(db, 3600);
 
     app.post(
       "/uploads",
@@ -51,11 +49,10 @@ export function uploadRoutes({ config, storage }: UploadDeps): FastifyPluginAsyn
         },
       },
       async (request, reply) => {
-        callers.set(request, signedIn(request).id);
-        const limit = await perUser(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          throw new TooManyAttempts("Too many uploads, try again later", Math.max(1, limit.ttlInSeconds));
-        }
+        const key = `upload:user:${signedIn(request).id}`;
+        const window = (await perUser.add([key], 1)).get(key)!;
+        if (window.count > UPLOADS_PER_HOUR)
+          throw new TooManyAttempts("Too many uploads, try again later", window.retryAfterSeconds);
         if (!request.isMultipart()) throw new UnsupportedContent("Send the image as multipart/form-data");
         const bytes = await readFilePart(request);
         const type = detectImageType(bytes);
