@@ -200,8 +200,11 @@ export async function buildApp(
   const changes = config.databaseUrl
     ? listenForChanges({
         url: config.databaseUrl,
-        onChange: (change) =>
-          change === "catalog" ? catalogCache.clear() : catalogCache.stockOrRatingsChanged(),
+        onChange: (change) => {
+          if (change === "catalog") catalogCache.clear();
+          else if (change === "stock") catalogCache.stockOrRatingsChanged();
+          else catalogCache.holdsChanged();
+        },
         onMissed: () => catalogCache.clear(),
         log: app.log,
       })
@@ -289,6 +292,7 @@ export async function buildApp(
           notifyMail,
           onStockChange: () => catalogCache.stockOrRatingsChanged(),
           holdSeconds: config.stockHoldSeconds,
+          onHoldsChange: () => catalogCache.holdsChanged(),
           notifyRefunds: () => paymentsWorker.notify(),
           metrics,
         }),

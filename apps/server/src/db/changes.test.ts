@@ -73,6 +73,25 @@ describe("changes reach every process", () => {
     await t.database.db.update(products).set({ stock: 777 }).where(eq(products.id, 1));
     await seenByB(url, (body) => body.stock, 777);
 
+    // A checkout through A holds a unit: B shows one fewer for sale.
+    const shopper = await t.bearer(2);
+    const forSale = (await b.inject({ url: "/api/products/3" })).json<{ stock: number }>().stock;
+    const bought = await a.inject({
+      method: "POST",
+      url: "/api/order",
+      headers: shopper,
+      payload: { status: "pending", productId: 3, amount: 1 },
+    });
+    expect(bought.statusCode, bought.body).toBe(201);
+    const paying = await a.inject({
+      method: "POST",
+      url: "/api/sandbox/pay",
+      headers: shopper,
+      payload: { baseURL: "http://localhost:3000" },
+    });
+    expect(paying.statusCode, paying.body).toBe(200);
+    await seenByB("/api/products/3", (body) => body.stock, forSale - 1);
+
     // The LISTEN connections are cut and a write lands before they are back: its notification is lost, so a
     // process that reconnects drops every copy it had.
     expect((await b.inject({ url })).json<{ stock: number }>().stock).toBe(777);

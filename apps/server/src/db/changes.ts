@@ -1,7 +1,8 @@
 import pg from "pg";
 
-/** What changed, as migration 0015's triggers NOTIFY it on channel voltio_changes. */
-export type Change = "catalog" | "stock";
+/** What changed, as migrations 0015–0016's triggers NOTIFY it on channel voltio_changes. */
+export type Change = "catalog" | "stock" | "holds";
+const CHANGES: readonly string[] = ["catalog", "stock", "holds"] satisfies Change[];
 
 export interface ChangeListener {
   /** Its LISTEN connection is up: notifications reach this process. */
@@ -44,7 +45,7 @@ export function listenForChanges(options: {
     next.on("error", lost);
     next.on("end", () => lost());
     next.on("notification", (message) => {
-      if (message.payload === "catalog" || message.payload === "stock") options.onChange(message.payload);
+      if (message.payload && CHANGES.includes(message.payload)) options.onChange(message.payload as Change);
     });
     try {
       await next.connect();

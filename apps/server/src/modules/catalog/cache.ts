@@ -150,6 +150,14 @@ export class CatalogCache {
     this.search.factsChanged();
   }
 
+  /**
+   * A checkout held or released units: replies show stock less holds, but the search index reads the shelf
+   * (which holds don't move), so it stays as it is.
+   */
+  holdsChanged(): void {
+    this.forgetReplies();
+  }
+
   private forgetReplies() {
     this.generation++;
     this.computing.clear();

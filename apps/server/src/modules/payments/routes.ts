@@ -47,6 +47,8 @@ export interface PaymentRoutesDeps {
   onStockChange?: () => void;
   /** STOCK_HOLD_SECONDS. */
   holdSeconds: number;
+  /** A checkout held units: what others see for sale changed (the search index reads the shelf: it stays). */
+  onHoldsChange?: () => void;
   /** Wakes the payments worker once a refund was queued. */
   notifyRefunds?: () => void;
   /** Counts checkouts, settlements and notifications for /api/metrics. */
@@ -64,6 +66,7 @@ export function paymentRoutes({
   notifyMail,
   onStockChange,
   holdSeconds,
+  onHoldsChange,
   notifyRefunds,
   metrics,
 }: PaymentRoutesDeps): FastifyPluginAsyncZod {
@@ -118,7 +121,7 @@ export function paymentRoutes({
         });
         metrics?.checkouts.inc({ outcome: "started" });
         // The checkout holds units: what others see changed.
-        onStockChange?.();
+        onHoldsChange?.();
         return reply;
       },
     );
