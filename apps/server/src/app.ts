@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import helmet from "helmet";
 import swagger from "@fastify/swagger";
@@ -7,6 +6,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fa
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import { guardRoutes, isApiCall, type Identify } from "./http/access";
+import { outboxDepth } from "./integrations/mail/outbox";
 import { startMailWorker } from "./integrations/mail/worker";
 import { handleError } from "./http/error-handler";
 import { finishHandlersOnClose } from "./http/in-flight";
@@ -26,7 +26,6 @@ import { healthRoutes } from "./modules/health/routes";
 import { countRequests, createMetrics } from "./modules/metrics/registry";
 import { metricsRoutes } from "./modules/metrics/routes";
 import { createUploadStorage } from "./modules/uploads/storage";
-import { mailOutbox } from "./db/schema";
 import { shippedMigrations } from "./db/client";
 import { listenForChanges } from "./db/changes";
 import { orderRoutes } from "./modules/orders/routes";
@@ -179,13 +178,7 @@ export async function buildApp(
   const uploads = createUploadStorage(config);
   const metrics = createMetrics({
     searchIndex: () => catalogCache.search.stats,
-    mailOutbox: async () =>
-      (
-        await db
-          .select({ status: mailOutbox.status, count: sql<number>`count(*)::int` })
-          .from(mailOutbox)
-          .groupBy(mailOutbox.status)
-      ).map((row) => ({ status: row.status, count: Number(row.count) })),
+    mailOutbox: () => outboxDepth(db),
     pool: () => {
       const client = (
         db as unknown as { $client?: { totalCount?: number; idleCount: number; waitingCount: number } }

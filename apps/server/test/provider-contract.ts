@@ -1,4 +1,4 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SHIPPING_ITEM_TITLE } from "@voltio/domain/checkout";
@@ -274,6 +274,51 @@ export function describeProviderContract(
       expect((await notify(driver.afterSaleNotification(second, "disputed"))).statusCode).toBe(200);
       expect(await s.orderOf(disputed.line)).toMatchObject({ status: "finished", flag: "disputed" });
       expect((await paymentsOf(disputed.checkout.id))[0]!.disputed).toBe(true);
+    });
+
+    it("learns of a refund and a chargeback made at the provider from its notifications, asking it for the figures", async () => {
+      const me = await s.newShopper();
+      await s.buyNow(me, await s.newProduct({ priceCents: 2000 }));
+      const started = await t.app.inject({
+        method: "POST",
+        url: `/api/${name}/pay`,
+        headers: me,
+        payload: { baseURL: STORE_URL },
+      });
+      const { payment, returnUrl } = driver.pay(started.json<{ id: string }>().id, "approved");
+      const paid = await t.app.inject({ url: `/api/${name}/feedback${returnUrl.search}`, headers: me });
+      expect(paid.json()).toMatchObject({ Status: "approved" });
+      const books = async () =>
+        (
+          await t.database.db
+            .select()
+            .from(payments)
+            .where(
+              and(
+                eq(payments.provider, name),
+                eq(payments.providerPaymentId, paid.json<{ Payment: string }>().Payment),
+              ),
+            )
+        )[0]!;
+      expect(await books()).toMatchObject({
+        status: "approved",
+        currency: "usd",
+        refundedCents: 0,
+        disputed: false,
+      });
+
+      driver.refundAtProvider(payment, 500);
+      expect((await t.app.inject(driver.afterSaleNotification(payment, "refunded"))).json()).toEqual({
+        received: true,
+      });
+      expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: false });
+      expect(driver.refundsOf(payment)).toEqual([500]);
+
+      driver.disputeAtProvider(payment);
+      expect((await t.app.inject(driver.afterSaleNotification(payment, "disputed"))).json()).toEqual({
+        received: true,
+      });
+      expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: true });
     });
 
     it("answers malformed notifications with a 4xx, never a 5xx, changing nothing", async () => {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { mailOutbox } from "../../db/schema";
@@ -60,4 +61,13 @@ export async function queueMail(tx: Pick<Db, "insert">, message: MailMessage): P
     .onConflictDoNothing({ target: mailOutbox.dedupeKey })
     .returning({ id: mailOutbox.id });
   return row?.id;
+}
+
+/** How many messages the outbox holds in each status (for /api/metrics). */
+export async function outboxDepth(db: Db): Promise<{ status: string; count: number }[]> {
+  const rows = await db
+    .select({ status: mailOutbox.status, count: sql<number>`count(*)::int` })
+    .from(mailOutbox)
+    .groupBy(mailOutbox.status);
+  return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutRequest } from "../../../test/checkout-request";
 import {
   MERCADOPAGO_ACCESS_TOKEN,
   MERCADOPAGO_WEBHOOK_SECRET,
@@ -29,24 +30,6 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const HOUR = 3600_000;
-let serial = 0;
-
-function checkoutRequest(values: Partial<CheckoutRequest> = {}): CheckoutRequest {
-  return {
-    reference: String(7000 + ++serial),
-    description: "Voltio order",
-    items: [
-      { title: "Lamp", amount: 2, unitPriceCents: 1250 },
-      { title: "shippingCost", amount: 1, unitPriceCents: 300 },
-    ],
-    amountCents: 2800,
-    payerEmail: "buyer@voltio.test",
-    successUrl: "https://shop.voltio.test/purchase/success",
-    failureUrl: "https://shop.voltio.test/purchase/failure",
-    expiresAt: new Date(Date.now() + HOUR),
-    ...values,
-  };
-}
 
 async function newPreference(values: Partial<CheckoutRequest> = {}) {
   const request = checkoutRequest(values);

@@ -1,5 +1,4 @@
 import { orderNumber } from "@voltio/domain/order-status";
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import {
@@ -10,7 +9,6 @@ import {
 } from "../../../test/fakes/mercadopago";
 import { STORE_URL, describeProviderContract, type ProviderDriver } from "../../../test/provider-contract";
 import { shop, type Shop } from "../../../test/shop";
-import { payments } from "../../db/schema";
 import { mercadoPagoDate } from "./mercadopago";
 
 /**
@@ -179,50 +177,5 @@ describe("Mercado Pago specifics", () => {
       url: other.url.replace(String(payment.id + 1), String(payment.id)),
     });
     expect(swapped.statusCode).toBe(401);
-  });
-
-  it("learns of a refund and a chargeback made at Mercado Pago from its notifications, asking Mercado Pago for the figures", async () => {
-    const me = await s.newShopper();
-    await s.buyNow(me, await s.newProduct({ priceCents: 2000 }));
-    const started = await t.app.inject({
-      method: "POST",
-      url: "/api/mercadopago/pay",
-      headers: me,
-      payload: { baseURL: STORE_URL },
-    });
-    const { payment, returnUrl } = driver.pay(started.json<{ id: string }>().id, "approved");
-    const paid = await t.app.inject({ url: `/api/mercadopago/feedback${returnUrl.search}`, headers: me });
-    expect(paid.json()).toMatchObject({ Status: "approved" });
-    const books = async () =>
-      (
-        await t.database.db
-          .select()
-          .from(payments)
-          .where(
-            and(
-              eq(payments.provider, "mercadopago"),
-              eq(payments.providerPaymentId, paid.json<{ Payment: string }>().Payment),
-            ),
-          )
-      )[0]!;
-    expect(await books()).toMatchObject({
-      status: "approved",
-      currency: "usd",
-      refundedCents: 0,
-      disputed: false,
-    });
-
-    driver.refundAtProvider(payment, 500);
-    expect((await t.app.inject(driver.afterSaleNotification(payment, "refunded"))).json()).toEqual({
-      received: true,
-    });
-    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: false });
-    expect(driver.refundsOf(payment)).toEqual([500]);
-
-    driver.disputeAtProvider(payment);
-    expect((await t.app.inject(driver.afterSaleNotification(payment, "disputed"))).json()).toEqual({
-      received: true,
-    });
-    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: true });
   });
 });

@@ -1,15 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutRequest } from "../../../test/checkout-request";
 import { createTestDatabase } from "../../../test/database";
 import type { Database } from "../../db/client";
 import { sandboxCharges, sandboxRefunds } from "../../db/schema";
 import { InvalidInput, UpstreamUnavailable } from "../../errors";
-import {
-  InvalidWebhookSignature,
-  type CheckoutRequest,
-  type PaymentProvider,
-  type WebhookRequest,
-} from "./provider";
+import { InvalidWebhookSignature, type PaymentProvider, type WebhookRequest } from "./provider";
 import { sandboxProvider } from "./sandbox";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "./sandbox-webhook";
 
@@ -28,28 +24,16 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
+/** The store the sandbox sends the shopper back to. */
+const ORIGIN = "http://localhost:3000";
 let serial = 0;
-
-function checkoutRequest(values: Partial<CheckoutRequest> = {}): CheckoutRequest {
-  return {
-    reference: String(9000 + ++serial),
-    description: "Voltio order",
-    items: [{ title: "Lamp", amount: 1, unitPriceCents: 2800 }],
-    amountCents: 2800,
-    payerEmail: "buyer@voltio.test",
-    successUrl: "http://localhost:3000/purchase/success",
-    failureUrl: "http://localhost:3000/purchase/failure",
-    expiresAt: new Date(Date.now() + 15 * 60_000),
-    ...values,
-  };
-}
 
 const chargeOf = async (id: string) =>
   (await database.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, id)))[0]!;
 
 /** A charge, and a card tried on it with `outcome` as the card page records it. */
 async function charged(outcome: "approved" | "rejected" | "pending" | null = "approved") {
-  const request = checkoutRequest();
+  const request = checkoutRequest({}, ORIGIN);
   const { id } = await sandbox.createCheckout(request);
   const paymentId = `sbx_pay_test${++serial}`;
   if (outcome)
@@ -70,7 +54,7 @@ const refundsOf = (chargeId: string) =>
 describe("a sandbox checkout", () => {
   it("is a charge with the store's hold as its expiry, paid on the sandbox's card page", async () => {
     const expiresAt = new Date(Date.now() + 600_000);
-    const { id, initPoint } = await sandbox.createCheckout(checkoutRequest({ expiresAt }));
+    const { id, initPoint } = await sandbox.createCheckout(checkoutRequest({ expiresAt }, ORIGIN));
     expect(initPoint).toBe(`http://localhost:3000/pay/sandbox/${id}`);
     expect(await chargeOf(id)).toMatchObject({ status: "open", expiresAt, refundedCents: 0 });
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutRequest } from "../../../test/checkout-request";
 import {
   STRIPE_SECRET_KEY,
   STRIPE_WEBHOOK_SECRET,
@@ -29,24 +30,6 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const HOUR = 3600_000;
-let serial = 0;
-
-function checkoutRequest(values: Partial<CheckoutRequest> = {}): CheckoutRequest {
-  return {
-    reference: String(5000 + ++serial),
-    description: "Voltio order",
-    items: [
-      { title: "Lamp", amount: 2, unitPriceCents: 1250 },
-      { title: "shippingCost", amount: 1, unitPriceCents: 300 },
-    ],
-    amountCents: 2800,
-    payerEmail: "buyer@voltio.test",
-    successUrl: "https://shop.voltio.test/purchase/success",
-    failureUrl: "https://shop.voltio.test/purchase/failure",
-    expiresAt: new Date(Date.now() + HOUR),
-    ...values,
-  };
-}
 
 /** A checkout made at Stripe, with its reference. */
 async function newSession(values: Partial<CheckoutRequest> = {}) {

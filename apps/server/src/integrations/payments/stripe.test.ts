@@ -1,5 +1,4 @@
 import { orderNumber } from "@voltio/domain/order-status";
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import {
@@ -11,7 +10,6 @@ import {
 } from "../../../test/fakes/stripe";
 import { STORE_URL, describeProviderContract, type ProviderDriver } from "../../../test/provider-contract";
 import { shop, type Shop } from "../../../test/shop";
-import { payments } from "../../db/schema";
 import { sessionExpiry } from "./stripe";
 
 /**
@@ -197,50 +195,5 @@ describe("Stripe specifics", () => {
     const { me } = await startPaying();
     for (const id of ["", "cs_test_noSuchSession", "../v1/balance", "{CHECKOUT_SESSION_ID}"])
       expect((await feedback(me, encodeURIComponent(id))).statusCode).toBe(404);
-  });
-
-  it("learns of a refund and a chargeback made at Stripe from its notifications, asking Stripe for the figures", async () => {
-    const me = await s.newShopper();
-    await s.buyNow(me, await s.newProduct({ priceCents: 2000 }));
-    const started = await t.app.inject({
-      method: "POST",
-      url: "/api/stripe/pay",
-      headers: me,
-      payload: { baseURL: STORE_URL },
-    });
-    const { payment, returnUrl } = driver.pay(started.json<{ id: string }>().id, "approved");
-    const paid = await t.app.inject({ url: `/api/stripe/feedback${returnUrl.search}`, headers: me });
-    expect(paid.json()).toMatchObject({ Status: "approved" });
-    const books = async () =>
-      (
-        await t.database.db
-          .select()
-          .from(payments)
-          .where(
-            and(
-              eq(payments.provider, "stripe"),
-              eq(payments.providerPaymentId, paid.json<{ Payment: string }>().Payment),
-            ),
-          )
-      )[0]!;
-    expect(await books()).toMatchObject({
-      status: "approved",
-      currency: "usd",
-      refundedCents: 0,
-      disputed: false,
-    });
-
-    driver.refundAtProvider(payment, 500);
-    expect((await t.app.inject(driver.afterSaleNotification(payment, "refunded"))).json()).toEqual({
-      received: true,
-    });
-    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: false });
-    expect(driver.refundsOf(payment)).toEqual([500]);
-
-    driver.disputeAtProvider(payment);
-    expect((await t.app.inject(driver.afterSaleNotification(payment, "disputed"))).json()).toEqual({
-      received: true,
-    });
-    expect(await books()).toMatchObject({ status: "approved", refundedCents: 500, disputed: true });
   });
 });

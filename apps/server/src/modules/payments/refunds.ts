@@ -67,21 +67,25 @@ export async function queueRefund(
 export async function refundCancelledPurchase(tx: Db, checkoutId: number | null, amountCents: number) {
   if (checkoutId === null) return false;
   const [payment] = await tx
-    .select({ id: payments.id, amountCents: payments.amountCents })
+    .select({ id: payments.id, amountCents: payments.amountCents, refundedCents: payments.refundedCents })
     .from(payments)
     .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
     .where(and(eq(payments.checkoutId, checkoutId), eq(checkouts.paymentId, payments.providerPaymentId)));
   if (!payment) return false;
-  const [given] = await tx
+  return queueRefund(tx, {
+    paymentId: payment.id,
+    amountCents: Math.min(amountCents, payment.amountCents - (await givenBack(tx, payment))),
+    reason: "the store cancelled the order",
+  });
+}
+
+/** What of a payment is given back or on its way back: the refunds queued and taken, or what the provider says. */
+async function givenBack(tx: Db, payment: { id: number; refundedCents: number }): Promise<number> {
+  const [queued] = await tx
     .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
     .from(refunds)
     .where(and(eq(refunds.paymentId, payment.id), inArray(refunds.status, ["pending", "succeeded"])));
-  const left = payment.amountCents - Number(given?.cents ?? 0);
-  return queueRefund(tx, {
-    paymentId: payment.id,
-    amountCents: Math.min(amountCents, left),
-    reason: "the store cancelled the order",
-  });
+  return Math.max(payment.refundedCents, Number(queued?.cents ?? 0));
 }
 
 /** The next refund due, claimed for a while by pushing its next attempt back (SKIP LOCKED: any process). */
@@ -243,25 +247,20 @@ const NOT_SHIPPED = ["finished", "preparing"] as const;
  */
 export async function refundPayment(db: Db, actor: Caller, paymentId: number, body: RefundBody) {
   return db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
-    if (!payment) throw new NotFound("Payment Not Found");
+    const [found] = await tx
+      .select({ checkoutId: payments.checkoutId })
+      .from(payments)
+      .where(eq(payments.id, paymentId));
+    if (!found) throw new NotFound("Payment Not Found");
     // Lock order: the checkout before the payment, as settlement takes them.
     const [checkout] = await tx
       .select()
       .from(checkouts)
-      .where(eq(checkouts.id, payment.checkoutId))
+      .where(eq(checkouts.id, found.checkoutId))
       .for("update");
-    await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId)).for("update");
+    const payment = (await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update"))[0]!;
     if (payment.status !== "approved") throw new Conflict("Only an approved payment can be refunded");
-    const [queued] = await tx
-      .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
-      .from(refunds)
-      .where(and(eq(refunds.paymentId, paymentId), inArray(refunds.status, ["pending", "succeeded"])));
-    const [current] = await tx
-      .select({ refundedCents: payments.refundedCents })
-      .from(payments)
-      .where(eq(payments.id, paymentId));
-    const given = Math.max(current!.refundedCents, Number(queued?.cents ?? 0));
+    const given = await givenBack(tx, payment);
     const left = payment.amountCents - given;
     if (left <= 0) throw new Conflict("This payment has been refunded in full already");
     const amountCents = body.amount === undefined ? left : toCents(body.amount);
