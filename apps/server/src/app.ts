@@ -189,19 +189,14 @@ export async function buildApp(
     },
   });
   countRequests(app, metrics.registry);
-  // Other processes' writes (PostgreSQL): this process's copies of the catalogue follow within a second.
-  const changes = config.databaseUrl
-    ? listenForChanges({
-        url: config.databaseUrl,
-        onChange: (change) => {
-          if (change === "catalog") catalogCache.clear();
-          else if (change === "stock") catalogCache.stockOrRatingsChanged();
-          else catalogCache.holdsChanged();
-        },
-        onMissed: () => catalogCache.clear(),
-        log: app.log,
-      })
-    : undefined;
+  // Every process's writes (and SQL by hand): this process's copies of the catalogue follow within a second.
+  const changes = await listenForChanges(db, config.databaseUrl, {
+    onChange: (change) => catalogCache.changed(change),
+    onMissed: () => catalogCache.changed({ kind: "catalog" }),
+    log: app.log,
+  });
+  /** This process wrote to the catalogue: it serves what it wrote once the write's notification came back. */
+  const catalogWritten = () => catalogCache.wroteHere(changes?.caughtUp() ?? Promise.resolve(false));
   app.addHook("onClose", async () => {
     await changes?.close();
   });
@@ -219,7 +214,7 @@ export async function buildApp(
     onSettled: (settled) => {
       metrics.settled.inc({ outcome: settled.reply.Status });
       if (settled.mailed) notifyMail();
-      if (settled.stockTaken) catalogCache.stockOrRatingsChanged();
+      if (settled.stockTaken) catalogWritten();
     },
   });
   app.decorate("paymentsWorker", paymentsWorker);
@@ -253,7 +248,7 @@ export async function buildApp(
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ db, config, storage: uploads }));
       await api.register(newsletterRoutes({ db, config, notifyMail }));
-      await api.register(networkRoutes({ db, onNetworksChange: () => catalogCache.clear() }));
+      await api.register(networkRoutes({ db, onNetworksChange: catalogWritten }));
       await api.register(auditRoutes({ db }));
       await api.register(
         orderRoutes({
@@ -262,18 +257,18 @@ export async function buildApp(
           storeTimeZone: config.storeTimeZone,
           now,
           notifyMail,
-          onStockChange: () => catalogCache.stockOrRatingsChanged(),
+          onStockChange: catalogWritten,
           notifyRefunds: () => paymentsWorker.notify(),
         }),
       );
       await api.register(
-        reviewRoutes({ db, identify, onRatingsChange: () => catalogCache.stockOrRatingsChanged() }),
+        reviewRoutes({ db, identify, onRatingsChange: catalogWritten }),
       );
       await api.register(
         adminCatalogRoutes({
           db,
           reference: catalogCache.reference,
-          onCatalogChange: () => catalogCache.clear(),
+          onCatalogChange: catalogWritten,
         }),
       );
       await api.register(statsRoutes({ db, storeTimeZone: config.storeTimeZone, now }));
@@ -283,7 +278,7 @@ export async function buildApp(
           provider: paymentProvider,
           publicUrl: config.publicUrl,
           notifyMail,
-          onStockChange: () => catalogCache.stockOrRatingsChanged(),
+          onStockChange: catalogWritten,
           holdSeconds: config.stockHoldSeconds,
           onHoldsChange: () => catalogCache.holdsChanged(),
           notifyRefunds: () => paymentsWorker.notify(),

@@ -32,7 +32,8 @@ export async function createTestApp(
   } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(options.contents ?? "demo");
-  const config = loadConfig({
+  // On PostgreSQL the app LISTENs for changes as the server does (it needs the address for its own connection).
+  const loaded = loadConfig({
     LOG_LEVEL: "silent",
     DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-test-")),
     JWT_SECRET: "test-secret-that-is-long-enough-for-hs256-signing",
@@ -42,6 +43,7 @@ export async function createTestApp(
     RATE_LIMIT_AUTH_PER_EMAIL: "100000",
     ...options.env,
   });
+  const config = { ...loaded, databaseUrl: database.url };
   const app = await buildApp(config, database.db, {
     now: options.now,
     mailWorker: options.mailWorker,

@@ -42,11 +42,11 @@ describe("TtlCache", () => {
 });
 
 describe("CatalogCache", () => {
-  it("clears replies and counts together", () => {
+  it("clears replies and counts together when a product changes", () => {
     const cache = new CatalogCache({ replyTtlSeconds: 60, countTtlSeconds: 60 });
     cache.replies.set("/api/products", Buffer.from("{}"));
     cache.counts.set("{}", 58);
-    cache.clear();
+    cache.changed({ kind: "products", ids: [1] });
     expect(cache.replies.get("/api/products")).toBeUndefined();
     expect(cache.counts.get("{}")).toBeUndefined();
     expect(cache.replies.bytes).toBe(0);
@@ -96,7 +96,7 @@ describe("CatalogCache.reply (issue 14: a cache stampede runs the query once)", 
     const cache = catalogCache();
     const before = slowQuery();
     const early = cache.reply("k", before.compute);
-    cache.clear();
+    cache.changed({ kind: "products", ids: [1] });
     const after = slowQuery();
     const late = cache.reply("k", after.compute);
     before.release();

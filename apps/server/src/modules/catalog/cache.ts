@@ -1,3 +1,4 @@
+import type { Change } from "../../db/changes";
 import { LiveSearchIndex } from "./search-index";
 import type { CatalogReference } from "./service";
 
@@ -13,8 +14,7 @@ const stringBytes = (text: string) => text.length * 2;
 
 /**
  * A small in-process cache with a time to live, bounded in bytes (least recently used entries go first).
- * Writes to the catalogue call clear(); the TTL bounds staleness when another process (behind a load
- * balancer) made the change.
+ * Writes to the catalogue, by any process, clear the catalogue's caches (CatalogCache.changed).
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number; bytes: number }>();
@@ -77,7 +77,7 @@ export class TtlCache<V> {
 /**
  * What the catalogue caches: whole replies by what was asked (the parsed query, never the raw URL) and for
  * whom, the exact count of each filter (an exact count(*) costs ~20 ms at 100k products, far more than the
- * page itself) and the categories and sales snapshot. Any catalogue write clears them all.
+ * page itself) and the categories and sales snapshot. Any catalogue write clears the replies.
  */
 export class CatalogCache {
   /** Replies as the UTF-8 bytes sent: encoded once, not on every hit. */
@@ -96,10 +96,9 @@ export class CatalogCache {
     );
     this.counts = new TtlCache(options.countTtlSeconds * 1000, SMALL_CACHE_MAX_BYTES, () => 8);
     this.reference = new TtlCache(options.countTtlSeconds * 1000, Number.MAX_SAFE_INTEGER);
-    // Rebuilding the index takes ~5 s of CPU at 100k products: never on a timer. This process's writes reach it
-    // at once, other processes' through PostgreSQL's notifications (db/changes.ts, ADR 0014), and a process
-    // that missed some drops everything and rebuilds.
-    this.search = new LiveSearchIndex(Infinity);
+    // Building the index takes ~5 s of CPU at 100k products: it is built once and then updated product by
+    // product as the notifications of every process's writes name them (db/changes.ts, ADR 0014).
+    this.search = new LiveSearchIndex();
   }
 
   /** Replies being computed now, by key: the first request computes, the others wait for its answer. */
@@ -137,17 +136,30 @@ export class CatalogCache {
     return { body: await pending, from: "miss" };
   }
 
-  /** Anything in the catalogue changed: products, categories, sales, networks. */
-  clear(): void {
+  /**
+   * A notification (db/changes.ts): every reply goes (each is cheap to compute again), the references when
+   * categories or sales changed, and the search index updates what it names.
+   */
+  changed(change: Change): void {
     this.forgetReplies();
-    this.reference.clear();
-    this.search.catalogChanged();
+    if (change.kind === "catalog" || change.kind === "categories" || change.kind === "reference")
+      this.reference.clear();
+    this.search.changed(change);
   }
 
-  /** Only stock or ratings changed (a sale, a cancelled order, a review): the words and sales stand. */
-  stockOrRatingsChanged(): void {
+  /**
+   * This process wrote to the catalogue (products, stock, ratings, sales, networks): its replies and
+   * references go at once, and searches wait until the write's notification came back (`caughtUp`), so whoever
+   * wrote reads what they wrote. Without one, the index is read again.
+   */
+  wroteHere(caughtUp: Promise<boolean>): void {
     this.forgetReplies();
-    this.search.factsChanged();
+    this.reference.clear();
+    this.search.awaitWrite(
+      caughtUp.then((heard) => {
+        if (!heard) this.search.changed({ kind: "catalog" });
+      }),
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { products } from "../../db/schema";
 import { rawQuery } from "../../db/raw";
@@ -64,8 +64,8 @@ describe("LiveSearchIndex", () => {
   const search = (index: Awaited<ReturnType<LiveSearchIndex["get"]>>, terms: string) =>
     index.search({ terms: searchTerms(terms), includeOutOfStock: false, page: 1, limit: 100 }).ids;
 
-  it("reads stock again after a sale, keeps its words, and leaves a change made meanwhile to the next search", async () => {
-    const live = new LiveSearchIndex(60_000);
+  it("updates what a notification names in place, and nothing it wasn't told of", async () => {
+    const live = new LiveSearchIndex();
     const run = rawQuery(t.database.db);
     const before = await live.get(run);
     const logitech = search(before, "logitech");
@@ -73,45 +73,31 @@ describe("LiveSearchIndex", () => {
     const [sold] = logitech;
 
     await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, sold!));
-    // Unannounced, the change is not seen (another process's write waits for the refresh)...
+    // Unannounced, the change is not seen...
     expect(search(await live.get(run), "logitech")).toContain(sold);
-    // ...announced, the next search waits for the stock to be read again; the words are the same index.
-    live.factsChanged();
+    // ...announced, the next search waits for that product's stock to be read; the index is the same.
+    live.changed({ kind: "stock", ids: [sold!] });
     const after = await live.get(run);
     expect(after).toBe(before);
     expect(search(after, "logitech")).not.toContain(sold);
 
-    await t.database.db.update(products).set({ title: "Renamed thing" }).where(eq(products.id, sold!));
-    await t.database.db.update(products).set({ stock: 3 }).where(eq(products.id, sold!));
-    live.factsChanged();
-    live.catalogChanged();
+    await t.database.db
+      .update(products)
+      .set({ title: "Renamed thing", stock: 3 })
+      .where(eq(products.id, sold!));
+    live.changed({ kind: "products", ids: [sold!] });
+    expect(await live.get(run)).toBe(before);
+    expect(search(before, "renamed")).toEqual([sold]);
+
+    // A change it can't name product by product: read again.
+    live.changed({ kind: "catalog" });
     const rebuilt = await live.get(run);
     expect(rebuilt).not.toBe(before);
     expect(search(rebuilt, "renamed")).toEqual([sold]);
   });
 
-  it("is read again in the background once older than its refresh time, and never with no refresh time", async () => {
-    const run = rawQuery(t.database.db);
-    const refreshed = new LiveSearchIndex(60_000);
-    const never = new LiveSearchIndex(Infinity);
-    const [first, kept] = [await refreshed.get(run), await never.get(run)];
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(Date.now() + 61_000);
-      // The search that finds it old still gets it; the next ones get the index read again.
-      expect(await refreshed.get(run)).toBe(first);
-      await vi.waitFor(async () => expect(await refreshed.get(run)).not.toBe(first), { timeout: 5000 });
-      vi.setSystemTime(Date.now() + 86_400_000);
-      expect(await never.get(run)).toBe(kept);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await never.get(run)).toBe(kept);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it("answers a search the same whatever was searched before, in every order", async () => {
-    const index = await new LiveSearchIndex(60_000).get(rawQuery(t.database.db));
+    const index = await new LiveSearchIndex().get(rawQuery(t.database.db));
     const page = (terms: string, order?: "ASC" | "DESC" | "RATING", limit = 5) =>
       index.search({ terms: searchTerms(terms), includeOutOfStock: false, order, page: 1, limit });
     const first = page("wireless mouse");

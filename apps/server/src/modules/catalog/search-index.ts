@@ -1,3 +1,4 @@
+import type { Change } from "../../db/changes";
 import type { RawQuery } from "../../db/raw";
 
 /**
@@ -152,53 +153,214 @@ interface TextRow {
   description: string;
 }
 
+/** A product as the index reads it: its words and facts, and (for an update) its categories. */
+interface ProductRow extends TextRow, FactsRow {}
+interface ChangedProductRow extends ProductRow {
+  categoryIds: number[];
+}
+interface CategoryRow {
+  id: number;
+  name: string;
+}
+interface LinkRow {
+  productId: number;
+  categoryId: number;
+}
+
+/** What changed since the index was read or last updated, as the notifications named it (db/changes.ts). */
+export interface IndexChanges {
+  /** Products whose words, prices, categories or presence changed. */
+  products: Set<number>;
+  /** Products whose stock or ratings alone changed. */
+  stock: Set<number>;
+  /** Every product's stock or ratings: more changed at once than a notification names. */
+  allStock: boolean;
+  /** The categories' names; every product's categories. */
+  categories: boolean;
+  links: boolean;
+}
+
+export const noChanges = (): IndexChanges => ({
+  products: new Set(),
+  stock: new Set(),
+  allStock: false,
+  categories: false,
+  links: false,
+});
+
+const hasChanges = (changes: IndexChanges) =>
+  changes.products.size > 0 ||
+  changes.stock.size > 0 ||
+  changes.allStock ||
+  changes.categories ||
+  changes.links;
+
+/** What an update read for its changes. */
+interface ChangedRows {
+  products: ChangedProductRow[];
+  stock: FactsRow[];
+  allStock?: FactsRow[];
+  categories?: CategoryRow[];
+  links?: LinkRow[];
+}
+
+const FACTS_COLUMNS = `price_cents as "priceCents", shipping_cost_cents as "shippingCostCents", stock,
+  rating_sum as "ratingSum", rating_count as "ratingCount"`;
+const readCategories = (run: RawQuery) =>
+  run<CategoryRow>("search_index_categories", "select id, name from categories", []);
+const readLinks = (run: RawQuery) =>
+  run<LinkRow>(
+    "search_index_links",
+    `select product_id as "productId", category_id as "categoryId" from product_categories`,
+    [],
+  );
+const readAllFacts = (run: RawQuery) =>
+  run<FactsRow>(
+    "search_index_facts",
+    `select id, ${FACTS_COLUMNS} from products where deleted_at is null`,
+    [],
+  );
+
+/** Reads what `changes` names: only those products, unless a whole table changed. */
+async function readChanges(run: RawQuery, changes: IndexChanges): Promise<ChangedRows> {
+  const [products, stock, allStock, categories, links] = await Promise.all([
+    changes.products.size === 0
+      ? []
+      : run<ChangedProductRow>(
+          "search_index_changed_products",
+          `select id, title, name, description, ${FACTS_COLUMNS},
+             array(select category_id from product_categories c where c.product_id = p.id) as "categoryIds"
+           from products p where id = any($1::int[]) and deleted_at is null`,
+          [[...changes.products]],
+        ),
+    changes.stock.size === 0
+      ? []
+      : run<FactsRow>(
+          "search_index_changed_stock",
+          `select id, ${FACTS_COLUMNS} from products where id = any($1::int[]) and deleted_at is null`,
+          [[...changes.stock]],
+        ),
+    changes.allStock ? readAllFacts(run) : undefined,
+    changes.categories ? readCategories(run) : undefined,
+    changes.links ? readLinks(run) : undefined,
+  ]);
+  return { products, stock, allStock, categories, links };
+}
+
+/** A product's words with the places each is found in, by word number (`number` numbers a word). */
+function placesOf(row: TextRow, number: (word: string) => number): Map<number, number> {
+  const places = new Map<number, number>();
+  for (const [text, place] of [
+    [row.title, TITLE],
+    [row.name, NAME],
+    [row.description, DESCRIPTION],
+  ] as const) {
+    for (const word of words(text)) {
+      const n = number(word.slice(0, 40));
+      places.set(n, (places.get(n) ?? 0) | place);
+    }
+  }
+  return places;
+}
+
+/** Where `value` is, or would go, in the sorted `array`. */
+function lowerBound(array: Int32Array, value: number, end = array.length): number {
+  let low = 0;
+  let high = end;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (array[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A copy of a typed array with room for `capacity` entries. */
+function grown<T extends Int32Array | Uint8Array | Float64Array>(array: T, capacity: number): T {
+  const bigger = new (array.constructor as new (length: number) => T)(capacity);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Once the postings of changed products reach this share of the built ones, they are merged in. */
+const MERGE_SHARE = 1 / 16;
+
 /** How often the build lets requests in while it tokenises (it runs in the request thread). */
 const BUILD_SLICE = 2_000;
 
+/**
+ * The index is built once from the whole catalogue, then kept up to date product by product (issue 22 point 2):
+ * a product that changes has its built postings ignored (`rewritten`) and its current words posted in
+ * `added`, which searches read beside the built postings; a new product takes the next position. Once the
+ * added postings are a sixteenth of the built ones, the two are merged, in memory, in one pass.
+ */
 export class SearchIndex {
-  private constructor(
-    /** Product ids by position: positions are in id order. */
-    private readonly ids: Int32Array,
-    /** The vocabulary: words by number, and the numbers sorted by word (for exact and prefix lookups). */
-    private readonly vocabulary: string[],
-    private readonly sortedWords: Int32Array,
-    /** Postings of word w: postings[starts[w]..starts[w+1]), each position << 3 | places. */
-    private readonly starts: Int32Array,
-    private readonly postings: Int32Array,
-    /** trigram → numbers of the words (of 2 characters or more) that have it; how many each word has. */
-    private readonly trigramWords: Map<string, Int32Array>,
-    private readonly trigramCounts: Uint8Array,
-    /** Category id → the words of its name, and the positions of its products. */
-    private readonly categoryWords: Map<number, string[]>,
-    private readonly categoryProducts: Map<number, Int32Array>,
-    /** The filters' and sorts' facts by position. */
-    private facts: Facts,
-  ) {}
+  /** Product ids by position, in id order: `count` of them, in arrays with room for more. */
+  private ids: Int32Array;
+  private count: number;
+  /** 1 where the product is in the catalogue: a retired one keeps its position, empty, until the next build. */
+  private live: Uint8Array;
+  private liveCount: number;
+  /** The vocabulary: words by number, and the numbers sorted by word (for exact and prefix lookups). */
+  private readonly vocabulary: string[];
+  private sortedWords: Int32Array;
+  /** Built postings of word w: postings[starts[w]..starts[w+1]), each position << 3 | places. */
+  private starts: Int32Array;
+  private postings: Int32Array;
+  /** 1 where the product changed since the build: its built postings no longer count. */
+  private rewritten: Uint8Array;
+  /** The postings of products changed since the build, by word; each such product's word numbers. */
+  private readonly added = new Map<number, number[]>();
+  private readonly addedWords = new Map<number, Int32Array>();
+  private addedPostings = 0;
+  /** trigram → numbers of the words (of 2 characters or more) that have it; how many each word has. */
+  private readonly trigramWords: Map<string, Int32Array>;
+  private trigramCounts: Uint8Array;
+  /** Category id → the words of its name, and the positions of its products (sorted). */
+  private categoryWords = new Map<number, string[]>();
+  private categoryProducts = new Map<number, Int32Array>();
+  /** The filters' and sorts' facts by position. */
+  private facts: Facts;
 
-  /** Reads the live catalogue and indexes it. */
-  /** How many products it holds. */
-  get size(): number {
-    return this.ids.length;
+  private constructor(built: {
+    ids: Int32Array;
+    vocabulary: string[];
+    sortedWords: Int32Array;
+    starts: Int32Array;
+    postings: Int32Array;
+    trigramWords: Map<string, Int32Array>;
+    trigramCounts: Uint8Array;
+  }) {
+    this.ids = built.ids;
+    this.count = this.liveCount = built.ids.length;
+    this.live = new Uint8Array(this.count).fill(1);
+    this.rewritten = new Uint8Array(this.count);
+    this.vocabulary = built.vocabulary;
+    this.sortedWords = built.sortedWords;
+    this.starts = built.starts;
+    this.postings = built.postings;
+    this.trigramWords = built.trigramWords;
+    this.trigramCounts = built.trigramCounts;
+    this.facts = emptyFacts(this.count);
   }
 
-  static async load(run: RawQuery): Promise<SearchIndex> {
-    const [texts, categoryRows, links] = await Promise.all([
-      run<TextRow>(
-        "search_index_texts",
-        "select id, title, name, description from products where deleted_at is null order by id",
-        [],
-      ),
-      run<{ id: number; name: string }>("search_index_categories", "select id, name from categories", []),
-      run<{ productId: number; categoryId: number }>(
-        "search_index_links",
-        `select product_id as "productId", category_id as "categoryId" from product_categories`,
-        [],
-      ),
-    ]);
-    const ids = Int32Array.from(texts, (row) => row.id);
-    const positionOf = new Map<number, number>();
-    ids.forEach((id, position) => positionOf.set(id, position));
+  /** How many products it holds. */
+  get size(): number {
+    return this.liveCount;
+  }
 
+  /** Reads the live catalogue and indexes it. */
+  static async load(run: RawQuery): Promise<SearchIndex> {
+    const [texts, categories, links] = await Promise.all([
+      run<ProductRow>(
+        "search_index_products",
+        `select id, title, name, description, ${FACTS_COLUMNS}
+         from products where deleted_at is null order by id`,
+        [],
+      ),
+      readCategories(run),
+      readLinks(run),
+    ]);
     const wordNumbers = new Map<string, number>();
     const vocabulary: string[] = [];
     const number = (word: string) => {
@@ -215,18 +377,7 @@ export class SearchIndex {
     const counts: number[] = [];
     for (let position = 0; position < texts.length; position++) {
       if (position % BUILD_SLICE === BUILD_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
-      const row = texts[position]!;
-      const places = new Map<number, number>();
-      for (const [text, place] of [
-        [row.title, TITLE],
-        [row.name, NAME],
-        [row.description, DESCRIPTION],
-      ] as const) {
-        for (const word of words(text)) {
-          const n = number(word.slice(0, 40));
-          places.set(n, (places.get(n) ?? 0) | place);
-        }
-      }
+      const places = placesOf(texts[position]!, number);
       const packed = new Int32Array(places.size * 2);
       let i = 0;
       for (const [n, place] of places) {
@@ -265,57 +416,237 @@ export class SearchIndex {
     const trigramWords = new Map(
       [...trigramLists].map(([trigram, list]) => [trigram, Int32Array.from(list)]),
     );
-
-    const categoryWords = new Map(categoryRows.map((row) => [row.id, words(row.name)]));
-    const byCategory = new Map<number, number[]>();
-    for (const link of links) {
-      const position = positionOf.get(link.productId);
-      if (position === undefined) continue;
-      const list = byCategory.get(link.categoryId);
-      if (list) list.push(position);
-      else byCategory.set(link.categoryId, [position]);
-    }
-    const categoryProducts = new Map(
-      [...byCategory].map(([id, positions]) => [id, Int32Array.from(positions).sort()]),
-    );
-    const index = new SearchIndex(
-      ids,
+    const index = new SearchIndex({
+      ids: Int32Array.from(texts, (row) => row.id),
       vocabulary,
       sortedWords,
       starts,
       postings,
       trigramWords,
       trigramCounts,
-      categoryWords,
-      categoryProducts,
-      emptyFacts(0),
-    );
-    await index.loadFacts(run);
+    });
+    index.setCategories(categories);
+    index.setLinks(links);
+    index.updateFacts(texts);
     return index;
   }
 
-  /** Re-reads prices, shipping, stock and ratings (cheap beside the words): after a sale or a review. */
-  async loadFacts(run: RawQuery): Promise<void> {
-    const rows = await run<FactsRow>(
-      "search_index_facts",
-      `select id, price_cents as "priceCents", shipping_cost_cents as "shippingCostCents", stock,
-         rating_sum as "ratingSum", rating_count as "ratingCount"
-       from products where deleted_at is null order by id`,
-      [],
+  /**
+   * Applies what changed, as read by readChanges: in place, between two searches. False, with nothing
+   * changed, when a new product's id is below the last one's (two creations committed out of order):
+   * positions keep id order, so only a new build can place it.
+   */
+  apply(changes: IndexChanges, rows: ChangedRows): boolean {
+    const current = new Map(rows.products.map((row) => [row.id, row]));
+    const asked = [...changes.products].sort((a, b) => a - b);
+    const last = this.count > 0 ? this.ids[this.count - 1]! : 0;
+    if (asked.some((id) => current.has(id) && id <= last && this.positionOf(id) === undefined)) return false;
+
+    if (rows.categories) this.setCategories(rows.categories);
+    if (rows.links) this.setLinks(rows.links);
+    const newWords = new Map<string, number>();
+    const number = (word: string) => {
+      let n = this.numberOf(word) ?? newWords.get(word);
+      if (n === undefined) {
+        n = this.vocabulary.push(word) - 1;
+        newWords.set(word, n);
+        this.indexTrigrams(word, n);
+      }
+      return n;
+    };
+    for (const id of asked) {
+      const row = current.get(id);
+      let position = this.positionOf(id);
+      if (position === undefined) {
+        if (!row) continue;
+        position = this.append(id);
+      }
+      this.forget(position);
+      if (row) this.place(position, row, number);
+    }
+    if (newWords.size > 0) this.sortIn([...newWords.values()]);
+    this.updateFacts(rows.stock);
+    if (rows.allStock) this.updateFacts(rows.allStock);
+    if (this.addedPostings > Math.max(4_096, this.postings.length * MERGE_SHARE)) this.merge();
+    return true;
+  }
+
+  private setCategories(rows: readonly CategoryRow[]) {
+    this.categoryWords = new Map(rows.map((row) => [row.id, words(row.name)]));
+  }
+
+  private setLinks(links: readonly LinkRow[]) {
+    const byCategory = new Map<number, number[]>();
+    for (const link of links) {
+      const position = this.positionOf(link.productId);
+      if (position === undefined || !this.live[position]) continue;
+      const list = byCategory.get(link.categoryId);
+      if (list) list.push(position);
+      else byCategory.set(link.categoryId, [position]);
+    }
+    this.categoryProducts = new Map(
+      [...byCategory].map(([id, positions]) => [id, Int32Array.from(positions).sort()]),
     );
-    const facts = emptyFacts(this.ids.length);
-    // Both in id order; a product created or retired since the words were read waits for the next full load.
-    let position = 0;
+  }
+
+  /** Prices, shipping, stock and ratings of products in the index (others are skipped). */
+  private updateFacts(rows: readonly FactsRow[]) {
+    const facts = this.facts;
     for (const row of rows) {
-      while (position < this.ids.length && this.ids[position]! < row.id) position++;
-      if (this.ids[position] !== row.id) continue;
+      const position = this.positionOf(row.id);
+      if (position === undefined || !this.live[position]) continue;
       facts.priceCents[position] = row.priceCents;
       facts.shippingCostCents[position] = row.shippingCostCents;
       facts.stock[position] = row.stock;
       facts.rating[position] = row.ratingSum / Math.max(row.ratingCount, 1);
       facts.ratingCount[position] = row.ratingCount;
     }
-    this.facts = facts;
+  }
+
+  private positionOf(id: number): number | undefined {
+    const at = lowerBound(this.ids, id, this.count);
+    return at < this.count && this.ids[at] === id ? at : undefined;
+  }
+
+  /** A new product's position, after the last. */
+  private append(id: number): number {
+    if (this.count === this.ids.length) {
+      const capacity = Math.max(64, this.count * 2);
+      this.ids = grown(this.ids, capacity);
+      this.live = grown(this.live, capacity);
+      this.rewritten = grown(this.rewritten, capacity);
+      const facts = this.facts;
+      this.facts = {
+        priceCents: grown(facts.priceCents, capacity),
+        shippingCostCents: grown(facts.shippingCostCents, capacity),
+        stock: grown(facts.stock, capacity),
+        rating: grown(facts.rating, capacity),
+        ratingCount: grown(facts.ratingCount, capacity),
+      };
+    }
+    const position = this.count++;
+    this.ids[position] = id;
+    return position;
+  }
+
+  /** Takes a product out: its postings, its categories, its place among the products found. */
+  private forget(position: number) {
+    this.rewritten[position] = 1;
+    const before = this.addedWords.get(position);
+    if (before) {
+      for (const n of before) {
+        const list = this.added.get(n)!;
+        list.splice(
+          list.findIndex((posting) => posting >> 3 === position),
+          1,
+        );
+        if (list.length === 0) this.added.delete(n);
+      }
+      this.addedPostings -= before.length;
+      this.addedWords.delete(position);
+    }
+    for (const [categoryId, members] of this.categoryProducts) {
+      const at = lowerBound(members, position);
+      if (members[at] !== position) continue;
+      const without = new Int32Array(members.length - 1);
+      without.set(members.subarray(0, at));
+      without.set(members.subarray(at + 1), at);
+      this.categoryProducts.set(categoryId, without);
+    }
+    if (this.live[position]) {
+      this.live[position] = 0;
+      this.liveCount--;
+    }
+  }
+
+  /** Puts a product in at its position: its words, categories and facts. */
+  private place(position: number, row: ChangedProductRow, number: (word: string) => number) {
+    const places = placesOf(row, number);
+    const numbers = new Int32Array(places.size);
+    let i = 0;
+    for (const [n, place] of places) {
+      numbers[i++] = n;
+      const posting = (position << 3) | place;
+      const list = this.added.get(n);
+      if (list) list.push(posting);
+      else this.added.set(n, [posting]);
+    }
+    this.addedWords.set(position, numbers);
+    this.addedPostings += numbers.length;
+    for (const categoryId of row.categoryIds) {
+      const members = this.categoryProducts.get(categoryId) ?? new Int32Array(0);
+      const at = lowerBound(members, position);
+      const withIt = new Int32Array(members.length + 1);
+      withIt.set(members.subarray(0, at));
+      withIt[at] = position;
+      withIt.set(members.subarray(at), at + 1);
+      this.categoryProducts.set(categoryId, withIt);
+    }
+    this.live[position] = 1;
+    this.liveCount++;
+    this.updateFacts([row]);
+  }
+
+  /** A new word's trigrams, for typo corrections. */
+  private indexTrigrams(word: string, n: number) {
+    if (n >= this.trigramCounts.length) this.trigramCounts = grown(this.trigramCounts, (n + 1) * 2);
+    if (word.length < 2) return;
+    const own = trigrams(word);
+    this.trigramCounts[n] = own.size;
+    for (const trigram of own) {
+      const before = this.trigramWords.get(trigram) ?? new Int32Array(0);
+      const after = grown(before, before.length + 1);
+      after[before.length] = n;
+      this.trigramWords.set(trigram, after);
+    }
+  }
+
+  /** New words into the sorted vocabulary: each is searched for, the rest copied in runs. */
+  private sortIn(numbers: number[]) {
+    const { vocabulary } = this;
+    numbers.sort((a, b) => (vocabulary[a]! < vocabulary[b]! ? -1 : 1));
+    const before = this.sortedWords;
+    const after = new Int32Array(before.length + numbers.length);
+    let from = 0;
+    let to = 0;
+    for (const n of numbers) {
+      const at = this.firstAtOrAfter(vocabulary[n]!);
+      after.set(before.subarray(from, at), to);
+      to += at - from;
+      from = at;
+      after[to++] = n;
+    }
+    after.set(before.subarray(from), to);
+    this.sortedWords = after;
+  }
+
+  /** The added postings join the built ones, without the postings of products changed since. */
+  private merge() {
+    const words = this.vocabulary.length;
+    const built = this.starts.length - 1;
+    const { starts: oldStarts, postings: oldPostings, rewritten } = this;
+    const starts = new Int32Array(words + 1);
+    for (let n = 0; n < words; n++) {
+      let kept = this.added.get(n)?.length ?? 0;
+      if (n < built)
+        for (let i = oldStarts[n]!, end = oldStarts[n + 1]!; i < end; i++)
+          if (!rewritten[oldPostings[i]! >> 3]) kept++;
+      starts[n + 1] = starts[n]! + kept;
+    }
+    const postings = new Int32Array(starts[words]!);
+    for (let n = 0; n < words; n++) {
+      let at = starts[n]!;
+      if (n < built)
+        for (let i = oldStarts[n]!, end = oldStarts[n + 1]!; i < end; i++)
+          if (!rewritten[oldPostings[i]! >> 3]) postings[at++] = oldPostings[i]!;
+      for (const posting of this.added.get(n) ?? []) postings[at++] = posting;
+    }
+    this.starts = starts;
+    this.postings = postings;
+    this.rewritten.fill(0);
+    this.added.clear();
+    this.addedWords.clear();
+    this.addedPostings = 0;
   }
 
   /**
@@ -335,14 +666,16 @@ export class SearchIndex {
 
   /** The ids of the page's products, best first (or in the order asked), and how many match in all. */
   search(query: SearchQuery): { ids: number[]; total: number } {
+    // As many entries as positions can be: new products may have been added since the last search.
     const size = this.ids.length;
-    this.scratch ??= {
-      scores: new Float64Array(size),
-      matched: new Uint8Array(size),
-      best: new Uint8Array(size),
-      reached: new Int32Array(size),
-      hits: new Int32Array(size),
-    };
+    if (this.scratch?.scores.length !== size)
+      this.scratch = {
+        scores: new Float64Array(size),
+        matched: new Uint8Array(size),
+        best: new Uint8Array(size),
+        reached: new Int32Array(size),
+        hits: new Int32Array(size),
+      };
     const { scores, matched, best, reached } = this.scratch;
     const last = query.terms.length - 1;
     // Products the first word reached: every later match is among them (and their entries are reset).
@@ -451,7 +784,8 @@ export class SearchIndex {
       exact.has(word) ? EXACT : word.startsWith(term) ? PREFIX : typos.has(word) ? TYPO : 0;
 
     let count = 0;
-    const { starts, postings } = this;
+    const { starts, postings, rewritten } = this;
+    const built = starts.length - 1;
     const words = [
       ...this.prefixed(term),
       ...[...exact, ...typos].flatMap((word) => {
@@ -461,10 +795,19 @@ export class SearchIndex {
     ];
     for (const word of words) {
       const kind = kindOf(this.vocabulary[word]!);
-      for (let i = starts[word]!, end = starts[word + 1]!; i < end; i++) {
-        const posting = postings[i]!;
+      if (word < built)
+        for (let i = starts[word]!, end = starts[word + 1]!; i < end; i++) {
+          const posting = postings[i]!;
+          const position = posting >> 3;
+          // An earlier word didn't match it, or it changed since the build (its words are in `added`).
+          if (matched[position] !== index || rewritten[position]) continue;
+          const before = best[position]!;
+          if (before === 0) reached[count++] = position;
+          best[position] = RAISE[(before << 6) | ((posting & 7) << 2) | kind]!;
+        }
+      for (const posting of this.added.get(word) ?? []) {
         const position = posting >> 3;
-        if (matched[position] !== index) continue; // an earlier word didn't match it: it is out
+        if (matched[position] !== index) continue;
         const before = best[position]!;
         if (before === 0) reached[count++] = position;
         best[position] = RAISE[(before << 6) | ((posting & 7) << 2) | kind]!;
@@ -515,6 +858,15 @@ export class SearchIndex {
     return result;
   }
 
+  /** Some product has the word now: words of products changed or retired since stay in the vocabulary. */
+  private isUsed(n: number): boolean {
+    if (this.added.has(n)) return true;
+    if (n >= this.starts.length - 1) return false;
+    for (let i = this.starts[n]!, end = this.starts[n + 1]!; i < end; i++)
+      if (!this.rewritten[this.postings[i]! >> 3]) return true;
+    return false;
+  }
+
   /** The catalogue words a typo of `term` most likely meant (none that start with it or are its forms). */
   private corrections(term: string, exact: Set<string>): Set<string> {
     const own = trigrams(term);
@@ -526,7 +878,7 @@ export class SearchIndex {
     for (const [n, common] of shared) {
       const word = this.vocabulary[n]!;
       const similarity = common / (own.size + this.trigramCounts[n]! - common);
-      if (similarity >= SIMILARITY_THRESHOLD) similar.push({ word, similarity });
+      if (similarity >= SIMILARITY_THRESHOLD && this.isUsed(n)) similar.push({ word, similarity });
     }
     similar.sort((a, b) => b.similarity - a.similarity || (a.word < b.word ? -1 : 1));
     const nearest = similar.slice(0, NEAREST);
@@ -541,87 +893,126 @@ export class SearchIndex {
 }
 
 /**
- * The index as this process keeps it: loaded on the first search, loaded again after a catalogue write in this
- * process (the next search waits for it), its stock and ratings read again after a sale or a review, and
- * refreshed in the background every `refreshMs` for writes made by other processes.
+ * The index as this process keeps it: built on the first search, then updated in place as notifications
+ * name the products that changed (db/changes.ts, ADR 0014), right away rather than at the next search. It
+ * is built again only when it may have missed something: a lost LISTEN connection, a change to more
+ * products than one notification names, a new product it can't place.
  */
 export class LiveSearchIndex {
   private index?: SearchIndex;
-  private loadedAt = 0;
-  private wordsStale = false;
-  private factsStale = false;
-  /** Bumped by every change: a load that began before it is not kept. */
-  private generation = 0;
-  private loading?: { generation: number; promise: Promise<SearchIndex> };
-  private factsLoading?: { generation: number; promise: Promise<void> };
-
-  constructor(private readonly refreshMs: number) {}
+  /** What changed since the index was read or updated; `everything`: it must be read again. */
+  private pending = noChanges();
+  private everything = false;
+  /** Updates and builds run one at a time, in the order the changes came. */
+  private settling?: Promise<void>;
+  /** This process's own writes, until their notifications came back: searches wait for them. */
+  private writes?: Promise<unknown>;
+  private run?: RawQuery;
+  private lastBuildMs = 0;
+  private lastUpdateMs = 0;
 
   /** Searches are answered without waiting for a first build. */
   get built(): boolean {
     return this.index !== undefined;
   }
 
-  /** Products in the index now, and how long its last full build took (for /api/metrics). */
-  get stats(): { products: number; lastBuildSeconds: number } {
-    return { products: this.index?.size ?? 0, lastBuildSeconds: this.lastBuildMs / 1000 };
+  /** Products in the index now, its last build's and last update's time (for /api/metrics). */
+  get stats(): { products: number; lastBuildSeconds: number; lastUpdateSeconds: number } {
+    return {
+      products: this.index?.size ?? 0,
+      lastBuildSeconds: this.lastBuildMs / 1000,
+      lastUpdateSeconds: this.lastUpdateMs / 1000,
+    };
   }
-
-  private lastBuildMs = 0;
 
   async get(run: RawQuery): Promise<SearchIndex> {
-    const index = this.index;
-    if (!index || this.wordsStale) return this.load(run);
-    if (this.factsStale) await this.loadFacts(run, index);
-    else if (Date.now() - this.loadedAt > this.refreshMs) void this.load(run).catch(() => {}); // retried next time
-    return index;
+    this.run = run;
+    if (this.writes) await this.writes;
+    if (!this.index || this.everything || hasChanges(this.pending) || this.settling) await this.settle(run);
+    return this.index!;
   }
 
-  /** A catalogue write: products, categories or their links changed. */
-  catalogChanged(): void {
-    this.generation++;
-    this.wordsStale = true;
+  /** A notification: the products it names are updated now, anything wider is read again. */
+  changed(change: Change): void {
+    const { pending } = this;
+    switch (change.kind) {
+      case "products":
+      case "stock":
+        if (change.ids === undefined) {
+          if (change.kind === "products") this.everything = true;
+          else pending.allStock = true;
+        } else for (const id of change.ids) pending[change.kind].add(id);
+        break;
+      case "categories":
+        pending.categories = true;
+        break;
+      case "links":
+        pending.links = true;
+        break;
+      case "catalog":
+        this.everything = true;
+        break;
+      default:
+        return; // holds and references don't touch what the index reads
+    }
+    if (this.index && this.run && !this.settling) void this.settle(this.run).catch(() => {}); // retried by the next search
   }
 
-  /** Stock or ratings changed: the words stand. */
-  factsChanged(): void {
-    this.generation++;
-    this.factsStale = true;
+  /** A write of this process: searches wait until its notification came back and was applied. */
+  awaitWrite(notified: Promise<unknown>): void {
+    const writes: Promise<unknown> = Promise.all([this.writes, notified]).finally(() => {
+      if (this.writes === writes) this.writes = undefined;
+    });
+    this.writes = writes;
   }
 
-  private load(run: RawQuery): Promise<SearchIndex> {
-    if (this.loading?.generation === this.generation) return this.loading.promise;
-    const generation = this.generation;
-    const started = performance.now();
-    const promise = SearchIndex.load(run)
-      .then((index) => {
-        this.lastBuildMs = performance.now() - started;
-        if (generation === this.generation) {
-          this.index = index;
-          this.loadedAt = Date.now();
-          this.wordsStale = this.factsStale = false;
+  private settle(run: RawQuery): Promise<void> {
+    this.settling ??= (async () => {
+      await null; // so `settling` is set before the loop can end
+      try {
+        for (;;) {
+          if (!this.index || this.everything) await this.load(run);
+          else if (hasChanges(this.pending)) await this.update(run, this.index);
+          else return;
         }
-        return index;
-      })
-      .finally(() => {
-        if (this.loading?.promise === promise) this.loading = undefined;
-      });
-    this.loading = { generation, promise };
-    return promise;
+      } finally {
+        this.settling = undefined;
+      }
+    })();
+    return this.settling;
   }
 
-  private loadFacts(run: RawQuery, index: SearchIndex): Promise<void> {
-    if (this.factsLoading?.generation === this.generation) return this.factsLoading.promise;
-    const generation = this.generation;
-    const promise = index
-      .loadFacts(run)
-      .then(() => {
-        if (generation === this.generation) this.factsStale = false;
-      })
-      .finally(() => {
-        if (this.factsLoading?.promise === promise) this.factsLoading = undefined;
-      });
-    this.factsLoading = { generation, promise };
-    return promise;
+  private async load(run: RawQuery) {
+    // What changed before now is in what is read; what changes meanwhile is applied to it after.
+    this.everything = false;
+    this.pending = noChanges();
+    const started = performance.now();
+    try {
+      this.index = await SearchIndex.load(run);
+      this.lastBuildMs = performance.now() - started;
+    } catch (error) {
+      this.everything = true;
+      throw error;
+    }
+  }
+
+  private async update(run: RawQuery, index: SearchIndex) {
+    const changes = this.pending;
+    this.pending = noChanges();
+    let rows: ChangedRows;
+    try {
+      rows = await readChanges(run, changes);
+    } catch (error) {
+      // Not applied: it waits for the next try, with what came meanwhile.
+      for (const id of changes.products) this.pending.products.add(id);
+      for (const id of changes.stock) this.pending.stock.add(id);
+      this.pending.allStock ||= changes.allStock;
+      this.pending.categories ||= changes.categories;
+      this.pending.links ||= changes.links;
+      throw error;
+    }
+    const started = performance.now();
+    if (!index.apply(changes, rows)) this.everything = true;
+    this.lastUpdateMs = performance.now() - started;
   }
 }

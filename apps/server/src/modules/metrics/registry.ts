@@ -17,7 +17,7 @@ export interface StoreMetrics {
 }
 
 export function createMetrics(collect: {
-  searchIndex: () => { products: number; lastBuildSeconds: number };
+  searchIndex: () => { products: number; lastBuildSeconds: number; lastUpdateSeconds: number };
   mailOutbox: () => Promise<{ status: string; count: number }[]>;
   pool: () => { total: number; idle: number; waiting: number } | null;
 }): StoreMetrics {
@@ -36,6 +36,14 @@ export function createMetrics(collect: {
     registers: [registry],
     collect() {
       this.set(collect.searchIndex().lastBuildSeconds);
+    },
+  });
+  new Gauge({
+    name: "voltio_search_index_update_seconds",
+    help: "How long this process took to apply the last change to its search index (products changed in place)",
+    registers: [registry],
+    collect() {
+      this.set(collect.searchIndex().lastUpdateSeconds);
     },
   });
   new Gauge({
