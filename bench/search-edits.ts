@@ -27,7 +27,10 @@ export interface EditsResult {
   /** The search index's update of one edit (ms), median and max over the edits, in B. */
   indexUpdate: { median: number; max: number };
   /** Broad search req/s, quiet and with an edit every second (medians of the rounds), in A and in B. */
-  throughput: Record<"a" | "b", { quiet: number; editing: number; errors: number }>;
+  throughput: Record<
+    "a" | "b",
+    { quiet: number; editing: number; quietRounds: number[]; editingRounds: number[]; errors: number }
+  >;
   rounds: number;
 }
 
@@ -149,7 +152,13 @@ export async function benchmarkEdits(
       for (let round = 0; round < options.rounds; round++) {
         for (const withEdits of round % 2 === 0 ? [false, true] : [true, false]) await measure(withEdits);
       }
-      throughput[name] = { quiet: median(quiet), editing: median(underEdits), errors };
+      throughput[name] = {
+        quiet: median(quiet),
+        editing: median(underEdits),
+        quietRounds: quiet,
+        editingRounds: underEdits,
+        errors,
+      };
       console.log("edits phase", name, { quiet, underEdits, errors });
     }
     return {
