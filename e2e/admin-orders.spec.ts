@@ -75,13 +75,12 @@ test("a paid order: found by user id, opened, exported, moved to onDelivery — 
   await expect(row.getByRole("cell", { name: /^US\$ \d+\.\d{2}$/ })).toBeVisible();
 
   // Clicking the row opens it: products and prices, the shipping address, the payment reference.
-  const [order] = (
-    (await (
-      await page.request.get(`/api/order/admin/bulk?userId=${userId}`, {
-        headers: { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` },
-      })
-    ).json()) as { orders: { purchaseId: string | null }[] }
-  ).orders;
+  // Without a page, SPEC's plain list, newest first.
+  const [order] = (await (
+    await page.request.get(`/api/order/admin/bulk?userId=${userId}`, {
+      headers: { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` },
+    })
+  ).json()) as { purchaseId: string | null }[];
   expect(order?.purchaseId).toBeTruthy();
   await row.getByRole("cell", { name: /^US\$/ }).click();
   await expect(opener).toHaveAttribute("aria-expanded", "true");

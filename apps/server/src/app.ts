@@ -261,9 +261,7 @@ export async function buildApp(
           notifyRefunds: () => paymentsWorker.notify(),
         }),
       );
-      await api.register(
-        reviewRoutes({ db, identify, onRatingsChange: catalogWritten }),
-      );
+      await api.register(reviewRoutes({ db, identify, onRatingsChange: catalogWritten }));
       await api.register(
         adminCatalogRoutes({
           db,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
+import { idSchema, integerInput, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 import { shippingAddressSchema } from "./account";
 import { ORDER_STATUSES, PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
 
@@ -57,8 +57,18 @@ const filters = {
   flag: z.enum(ORDER_FLAGS, { error: `must be one of ${ORDER_FLAGS.join(", ")}` }).optional(),
 };
 
-/** GET /order/admin/bulk ?status &userId &flagged &flag &page &limit. */
-export const adminOrderQuerySchema = z.object({ ...filters, ...pageQuery(ADMIN_ORDERS_PAGE_SIZE) });
+/** GET /order/admin/bulk without `page`: SPEC's list holds the newest purchases up to this many. */
+export const ADMIN_ORDERS_LIST_MAX = 500;
+
+/**
+ * GET /order/admin/bulk ?status &userId &flagged &flag &page &limit: with `page`, one page (the back office);
+ * without, SPEC's plain list of the newest ADMIN_ORDERS_LIST_MAX.
+ */
+export const adminOrderQuerySchema = z.object({
+  ...filters,
+  page: integerInput(1).optional(),
+  limit: pageQuery(ADMIN_ORDERS_PAGE_SIZE).limit,
+});
 export type AdminOrderQuery = z.infer<typeof adminOrderQuerySchema>;
 
 /** GET /order/admin/export: the same filters, every matching order as CSV. */
@@ -104,6 +114,9 @@ export type AdminOrder = z.infer<typeof adminOrderSchema>;
 
 export const adminOrderPageSchema = pageInfoSchema.extend({ orders: z.array(adminOrderSchema) });
 export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
+export const adminOrderListSchema = z
+  .array(adminOrderSchema)
+  .describe(`Without page: the newest purchases, at most ${ADMIN_ORDERS_LIST_MAX}`);
 
 /** The columns of the CSV export, in order. */
 export const ORDER_CSV_COLUMNS = [

@@ -59,6 +59,17 @@ export const imageUrlSchema = z
   .max(2000, "must be at most 2000 characters")
   .refine(isImageAddress, "must be an http(s) address or an uploaded image");
 
+/**
+ * A client written against SPEC.md sends back what GET gave it: a picture as `{url, altText}`, a category
+ * as `{id, name}`, a sale's product or category as the object it picked. Each is taken as the plain value
+ * it carries (the same rules apply to it); anything else in the object is ignored.
+ */
+const orObjectOf = <Value extends z.ZodType>(key: string, value: Value) =>
+  z.union([
+    value,
+    z.object({ [key]: value }).transform((object) => (object as Record<string, z.output<Value>>)[key]!),
+  ]);
+
 /** POST /products and PUT /products/:id (admin): categories are names, found or created. */
 export const productInputSchema = z.object({
   title: requiredText(PRODUCT_MESSAGES.title, 300),
@@ -91,11 +102,13 @@ export const productInputSchema = z.object({
   ).optional(),
   /** Empty: the default picture (SPEC.md §5). */
   images: z
-    .array(imageUrlSchema, { error: PRODUCT_MESSAGES.images })
+    .array(orObjectOf("url", imageUrlSchema), { error: PRODUCT_MESSAGES.images })
     .max(20, "must list at most 20 images")
     .default([]),
   categories: z
-    .array(requiredText(PRODUCT_MESSAGES.categories, 100), { error: PRODUCT_MESSAGES.categories })
+    .array(orObjectOf("name", requiredText(PRODUCT_MESSAGES.categories, 100)), {
+      error: PRODUCT_MESSAGES.categories,
+    })
     .min(1, PRODUCT_MESSAGES.categories)
     .max(20, "must list at most 20 categories"),
 });
@@ -152,8 +165,8 @@ export const saleInputSchema = z.object({
     .max(2000, "must be at most 2000 characters")
     .refine((value) => value === "" || isImageAddress(value), SALE_MESSAGES.imageInvalid)
     .default(""),
-  categories: z.array(idSchema).max(1000).default([]),
-  products: z.array(idSchema).max(1000).default([]),
+  categories: z.array(orObjectOf("id", idSchema)).max(1000).default([]),
+  products: z.array(orObjectOf("id", idSchema)).max(1000).default([]),
 });
 export type SaleInput = z.infer<typeof saleInputSchema>;
 export const saleUpdateSchema = saleInputSchema.extend({ id: idSchema });

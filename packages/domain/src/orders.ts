@@ -133,6 +133,11 @@ export const productOrderSchema = z.object({
   id: z.number().int(),
   amount: z.number().int(),
   status: z.enum(ORDER_STATUSES),
+  bulkOrderId: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The bulk order the line belongs to (its lines are also under GET /order/bulk), or null"),
   number: PURCHASE_NUMBER,
   localPurchaseDate: z.string().nullable(),
   unitPrice: z.number().describe("US dollars for one unit today, or as snapshotted when pending"),

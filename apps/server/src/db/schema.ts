@@ -5,7 +5,6 @@ import {
   bigint,
   boolean,
   check,
-  customType,
   date,
   index,
   integer,
@@ -26,8 +25,6 @@ import {
  * The whole data model of DESIGN.md §3. Money is integer cents; every table has created/updated stamps;
  * the rules that matter are constraints here, not only checks in application code.
  */
-
-const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -78,12 +75,15 @@ export const users = pgTable(
     rol: roleEnum("rol").notNull().default("user"),
     profilePicture: text("profile_picture").notNull().default(""),
     googleUser: boolean("google_user").notNull().default(false),
+    /** Google's id of the account that signs in as this user (its `sub`), once one did. */
+    googleSubject: text("google_subject"),
     newsletterSubscription: boolean("newsletter_subscription").notNull().default(false),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    uniqueIndex("users_google_subject_key").on(t.googleSubject),
     check("users_password_or_google", sql`${t.passwordHash} is not null or ${t.googleUser}`),
     // The dashboard's 'Latest users': the newest shoppers, without sorting every account.
     index("users_latest_shoppers_idx")
@@ -135,15 +135,6 @@ export const products = pgTable(
     shippingCostCents: integer("shipping_cost_cents").notNull().default(0),
     stock: integer("stock").notNull().default(0),
     description: text("description").notNull().default(""),
-    /**
-     * What search matches and ranks by (issue 14): the words of the title (weight A), the name (B) and the
-     * description (C), so a query can tell where a word was found. Migration 0002 feeds search_words from it.
-     */
-    searchVector: tsvector("search_vector")
-      .notNull()
-      .generatedAlwaysAs(
-        sql`setweight(to_tsvector('simple'::regconfig, title), 'A') || setweight(to_tsvector('simple'::regconfig, name), 'B') || setweight(to_tsvector('simple'::regconfig, description), 'C')`,
-      ),
     /** Reviews kept summed beside the product (issue 11): a page shows the average without counting rows. */
     ratingSum: integer("rating_sum").notNull().default(0),
     ratingCount: integer("rating_count").notNull().default(0),
@@ -155,7 +146,6 @@ export const products = pgTable(
     check("products_price_cents", sql`${t.priceCents} >= 0`),
     check("products_shipping_cost_cents", sql`${t.shippingCostCents} >= 0`),
     check("products_stock", sql`${t.stock} >= 0`),
-    index("products_search_idx").using("gin", t.searchVector),
     // Shopper listings only see live, in-stock products: sorted by price or by id.
     index("products_listing_price_idx")
       .on(t.priceCents, t.id)
@@ -165,14 +155,6 @@ export const products = pgTable(
       .where(sql`${t.deletedAt} is null and ${t.stock} > 0`),
   ],
 );
-
-/**
- * Every word the catalogue uses, kept by a trigger on products. Search corrects a typo by looking up the
- * nearest words here by trigram similarity ('mose' → 'mouse'), then matches products by those words.
- */
-export const searchWords = pgTable("search_words", { word: text("word").primaryKey() }, (t) => [
-  index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`),
-]);
 
 export const productImages = pgTable(
   "product_images",

@@ -34,15 +34,43 @@ function statusOf(error: ServiceError): number {
   return 400;
 }
 
+interface ZodIssueLike {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  errors?: ZodIssueLike[][];
+}
+
+/**
+ * A value every option of a union refused (a picture as an address, or as `{url}`): the reason is that of
+ * the one option of the value's own kind, not zod's "Invalid input".
+ */
+function explainUnion(errors: ZodIssueLike[][] | undefined): ZodIssueLike | undefined {
+  const ofItsKind = (errors ?? []).filter(
+    (issues) => issues[0] && !(issues[0].code === "invalid_type" && issues[0].path.length === 0),
+  );
+  const issue = ofItsKind.length === 1 ? ofItsKind[0]![0]! : undefined;
+  if (issue?.code !== "invalid_union") return issue;
+  const inner = explainUnion(issue.errors);
+  return inner && { ...inner, path: [...issue.path, ...inner.path] };
+}
+
 export function handleError(fastifyError: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const error: Error = fastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
-    const details = fastifyError.validation.map((issue) => ({
-      field:
-        issue.instancePath.replace(/^\//, "").replaceAll("/", ".") ||
-        String(issue.params?.issue ?? fastifyError.validationContext ?? "body"),
-      reason: issue.message ?? "is invalid",
-    }));
+    const details = fastifyError.validation.map((issue) => {
+      const inner =
+        issue.keyword === "invalid_union"
+          ? explainUnion(issue.params?.errors as ZodIssueLike[][] | undefined)
+          : undefined;
+      const path = inner ? [issue.instancePath, ...inner.path].join("/") : issue.instancePath;
+      return {
+        field:
+          path.replace(/^\//, "").replaceAll("/", ".") ||
+          String(issue.params?.issue ?? fastifyError.validationContext ?? "body"),
+        reason: inner?.message ?? issue.message ?? "is invalid",
+      };
+    });
     const first = details[0];
     return reply
       .code(400)

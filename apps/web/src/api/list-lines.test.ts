@@ -55,6 +55,7 @@ describe("a signed-in shopper's line, priced by the server", () => {
     id: 7,
     amount: 3,
     status: "inCart" as const,
+    bulkOrderId: null,
     number: null,
     localPurchaseDate: null,
     unitPrice: 29.99,

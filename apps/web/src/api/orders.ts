@@ -22,13 +22,20 @@ export const LIST_STATUSES_KEY: readonly OrderStatus[] = ["inCart", "inWishList"
 
 export const ordersKey = (statuses: readonly OrderStatus[]) => [...ORDERS_KEY, statuses.join(",")] as const;
 
-/** GET /order?status=…: products with their lines of those statuses. "No orders" (404) reads as []. */
+/**
+ * GET /order?status=…: products with their single lines of those statuses. "No orders" (404) reads as [].
+ * The reply also lists bulk orders' lines (for SPEC's client); this app shows those with their bulk order
+ * (GET /order/bulk), so they are left out here.
+ */
 export async function fetchOrders(statuses: readonly OrderStatus[], signal?: AbortSignal) {
   try {
     const reply = await apiFetch<OrderedProduct[] | { msg?: string }>(`/order?status=${statuses.join(",")}`, {
       signal,
     });
-    return Array.isArray(reply) ? reply : [];
+    if (!Array.isArray(reply)) return [];
+    return reply
+      .map((product) => ({ ...product, orders: product.orders.filter((line) => line.bulkOrderId === null) }))
+      .filter((product) => product.orders.length > 0);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return [];
     throw error;

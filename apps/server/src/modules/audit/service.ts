@@ -74,7 +74,7 @@ const asStored = (value: unknown): unknown =>
  */
 export async function recordChange(
   tx: Db,
-  actor: Caller,
+  actor: Pick<Caller, "id">,
   action: `${string}.${string}`,
   entityId: number,
   details: { before: unknown; after: unknown },

@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { auditLog, users } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 
 /**
@@ -47,6 +47,8 @@ interface TokenOptions {
   audience?: string;
   expiresIn?: number;
   claims?: Record<string, unknown>;
+  /** Google's id of the account: by default one per e-mail. */
+  subject?: string;
 }
 
 function idToken(email: string, options: TokenOptions = {}) {
@@ -62,7 +64,7 @@ function idToken(email: string, options: TokenOptions = {}) {
     .setProtectedHeader({ alg: "RS256", kid: options.kid ?? "google-test-key", typ: "JWT" })
     .setIssuer(options.issuer ?? ISSUER)
     .setAudience(options.audience ?? CLIENT_ID)
-    .setSubject("1234567890")
+    .setSubject(options.subject ?? `google-${email.toLowerCase()}`)
     .setIssuedAt(now - 60)
     .setExpirationTime(now + (options.expiresIn ?? 3600))
     .sign(options.key ?? googleKey);
@@ -150,9 +152,40 @@ describe("POST /api/google/login", () => {
     expect(created.map((u) => u.email)).toEqual(["grace@gmail.test"]);
   });
 
-  it("doesn't take over an account that was registered with a password", async () => {
-    const reply = await googleLogin(await idToken("shopper@voltio.test"));
-    expect(reply.statusCode).toBe(409);
+  it("links a password account only when Google verifies its e-mail, records the link, then finds it by subject", async () => {
+    const signedInAs = async (reply: { statusCode: number; body: string; json: () => unknown }) => {
+      expect(reply.statusCode, reply.body).toBe(200);
+      const { accessToken } = reply.json() as { accessToken: string };
+      const me = await t.app.inject({
+        url: "/api/user",
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      return me.json<{ id: number }>().id;
+    };
+    const unverified = await idToken("shopper@voltio.test", { claims: { email_verified: false } });
+    expect((await googleLogin(unverified)).statusCode).toBe(401);
+    expect((await t.database.db.select().from(users).where(eq(users.id, 2)))[0]!.googleSubject).toBeNull();
+
+    expect(await signedInAs(await googleLogin(await idToken("shopper@voltio.test")))).toBe(2);
+    const [linked] = await t.database.db.select().from(users).where(eq(users.id, 2));
+    expect(linked).toMatchObject({ googleSubject: "google-shopper@voltio.test", googleUser: false });
+    expect(linked!.passwordHash).not.toBeNull();
+    const links = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "user.google-link"), eq(auditLog.entityId, "2")));
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ actorId: 2, entity: "user" });
+
+    // The Google account's address changes: the subject still finds the account, verified or not.
+    const moved = await idToken("shopper.new@gmail.test", {
+      subject: "google-shopper@voltio.test",
+      claims: { email_verified: false },
+    });
+    expect(await signedInAs(await googleLogin(moved))).toBe(2);
+    // Another Google account claiming the linked address doesn't take it over.
+    const other = await googleLogin(await idToken("shopper@voltio.test", { subject: "someone-else" }));
+    expect(other.statusCode).toBe(409);
   });
 
   it("fetched the published keys from the configured URL", () => {

@@ -1,9 +1,10 @@
-import { and, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { EmailCheckReply } from "@voltio/domain/account";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { Conflict, NotSignedIn } from "../../errors";
+import { recordChange } from "../audit/service";
 import type { GoogleVerifier } from "./google";
 import { dummyPasswordHash, verifyPassword } from "./password";
 import { startSession, type SessionTokens } from "./sessions";
@@ -45,23 +46,44 @@ export async function login(db: Db, config: Config, email: string, password: str
 }
 
 /**
- * POST /google/login: signs in the Google account with this verified e-mail, creating it on first use. An
- * account that was registered with a password is not taken over by a Google sign-in of the same address.
+ * POST /google/login (issue 25 point 3): the account is found by Google's subject id, which stays with the
+ * Google account whatever its e-mail becomes. Without one, the e-mail decides, and only when Google says it
+ * is verified: an account of that e-mail (registered with a password, or by Google before subjects were kept)
+ * is linked to this Google account — recorded on the audit log — and a new address makes a new account.
+ * An account already linked to another Google account is never taken over.
  */
 export async function googleLogin(
   db: Db,
   config: Config,
   verify: GoogleVerifier,
   idToken: string,
+  retried = false,
 ): Promise<SessionTokens> {
   const identity = await verify(idToken);
-  const existing = await findUserByEmail(db, identity.email);
-  if (existing && !existing.googleUser) {
-    throw new Conflict("This e-mail signs in with a password");
-  }
-  let userId = existing?.id;
-  if (userId === undefined) {
-    const [created] = await db
+  const [bySubject] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.googleSubject, identity.subject), isNull(users.deletedAt)));
+  if (bySubject) return startSession(db, config, bySubject.id);
+  if (!identity.emailVerified) throw new NotSignedIn("Invalid Google token: the e-mail is not verified");
+
+  const userId = await db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: users.id, googleSubject: users.googleSubject })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = lower(${identity.email})`, isNull(users.deletedAt)))
+      .for("update");
+    if (existing) {
+      if (existing.googleSubject !== null)
+        throw new Conflict("This e-mail signs in with another Google account");
+      await tx.update(users).set({ googleSubject: identity.subject }).where(eq(users.id, existing.id));
+      await recordChange(tx, { id: existing.id }, "user.google-link", existing.id, {
+        before: { googleSubject: null },
+        after: { googleSubject: identity.subject, email: identity.email },
+      });
+      return existing.id;
+    }
+    const [created] = await tx
       .insert(users)
       .values({
         firstName: identity.givenName,
@@ -69,13 +91,17 @@ export async function googleLogin(
         email: identity.email,
         passwordHash: null,
         googleUser: true,
+        googleSubject: identity.subject,
         profilePicture: identity.picture,
       })
       .onConflictDoNothing()
       .returning({ id: users.id });
-    // Two first sign-ins at once: the other one created the account.
-    userId = created?.id ?? (await findUserByEmail(db, identity.email))?.id;
-    if (userId === undefined) throw new Conflict("This e-mail signs in with a password");
+    return created?.id;
+  });
+  // Two first sign-ins at once: the other one created the account, found by its subject the second time.
+  if (userId === undefined) {
+    if (retried) throw new Conflict("This e-mail can't sign in with Google");
+    return googleLogin(db, config, verify, idToken, true);
   }
   return startSession(db, config, userId);
 }

@@ -92,8 +92,10 @@ const putOrder = (headers: Headers, id: number | string, payload: unknown) =>
 const putBulk = (headers: Headers, id: number | string, payload: unknown) =>
   t.app.inject({ method: "PUT", url: `/api/order/bulk/${id}`, headers, payload: payload as object });
 
+/** The back office's paged list (without `page`, the reply is SPEC's plain list: http/spec-client.test.ts). */
 async function adminList(query: string): Promise<AdminOrderPage> {
-  const reply = await t.app.inject({ url: `/api/order/admin/bulk?${query}`, headers: admin });
+  const paged = query.includes("page=") ? query : `${query}&page=1`;
+  const reply = await t.app.inject({ url: `/api/order/admin/bulk?${paged}`, headers: admin });
   expect(reply.statusCode, reply.body).toBe(200);
   return reply.json<AdminOrderPage>();
 }

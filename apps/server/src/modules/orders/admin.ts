@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } 
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   NOTIFIED_STATUSES,
+  ADMIN_ORDERS_LIST_MAX,
   ORDER_CSV_COLUMNS,
   adminStatusChangeSchema,
   type AdminOrder,
@@ -209,9 +210,20 @@ async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<AdminOrde
   return keys.flatMap((key) => described.get(`${key.kind}:${key.id}`) ?? []);
 }
 
-/** GET /order/admin/bulk: one page of every purchase, paged by the database, with the filters' total. */
-export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<AdminOrderPage> {
+/**
+ * GET /order/admin/bulk: one page of every purchase, paged by the database, with the filters' total; without
+ * a page, SPEC's list of the newest ADMIN_ORDERS_LIST_MAX.
+ */
+export async function listAdminOrders(
+  db: Db,
+  query: AdminOrderQuery,
+): Promise<AdminOrderPage | AdminOrder[]> {
   const { page, limit, ...filters } = query;
+  if (page === undefined)
+    return describePurchases(
+      db,
+      await purchaseKeys(db, filters, { limit: ADMIN_ORDERS_LIST_MAX, offset: 0 }),
+    );
   const [keys, [singles], [bulks]] = await Promise.all([
     purchaseKeys(db, filters, { limit, offset: (page - 1) * limit }),
     db.select({ total: count() }).from(orders).where(singleWhere(filters)),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   adminBulkStatusReplySchema,
   adminOrderExportQuerySchema,
+  adminOrderListSchema,
   adminOrderPageSchema,
   adminOrderQuerySchema,
   adminStatusChangeSchema,
@@ -121,7 +122,8 @@ export function orderRoutes({
         config: { access: "user" },
         schema: {
           tags: ["orders"],
-          summary: "The caller's products with lines of these statuses, priced by the server",
+          summary:
+            "The caller's products with lines of these statuses (bulk orders' lines too, with their bulkOrderId), priced by the server",
           security: BEARER,
           querystring: orderListQuerySchema,
           response: { 200: orderedProductListSchema, ...errors },
@@ -222,10 +224,10 @@ export function orderRoutes({
         schema: {
           tags: ["admin"],
           summary:
-            "Every shopper's purchases, single and bulk, newest first, with buyer, products and prices; paged and filtered",
+            "Every shopper's purchases, single and bulk, newest first, with buyer, products and prices; filtered, and paged when a page is asked",
           security: BEARER,
           querystring: adminOrderQuerySchema,
-          response: { 200: adminOrderPageSchema, ...SIGNED_IN_ERRORS },
+          response: { 200: z.union([adminOrderPageSchema, adminOrderListSchema]), ...SIGNED_IN_ERRORS },
         },
       },
       async (request) => listAdminOrders(db, request.query),

@@ -253,7 +253,9 @@ export async function deleteOrder(db: Db, userId: number, id: number): Promise<v
 
 /**
  * GET /order?status=…: the caller's products with those lines, each line priced by the server: today's price
- * for cart and wishlist lines, the snapshot for lines that were already bought.
+ * for cart and wishlist lines, the snapshot for lines that were already bought. Lines of bulk orders are
+ * listed too, with their bulkOrderId, as SPEC's client reads them (its checkout after "Buy All" and its
+ * Purchases list them beside single purchases).
  */
 export async function listOrders(
   db: Db,
@@ -264,7 +266,7 @@ export async function listOrders(
   const lines = await db
     .select(pricedLineColumns)
     .from(orders)
-    .where(and(eq(orders.userId, userId), inArray(orders.status, statuses), isNull(orders.bulkOrderId)))
+    .where(and(eq(orders.userId, userId), inArray(orders.status, statuses)))
     .orderBy(asc(orders.id));
   return withProducts(db, lines, pricing);
 }
@@ -307,6 +309,7 @@ async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext
           id: line.id,
           amount: line.amount,
           status: line.status,
+          bulkOrderId: line.bulkOrderId,
           number: numberOf(line.checkoutId),
           localPurchaseDate: line.localPurchaseDate,
           unitPrice: toDollars(price.unitPriceCents),

@@ -300,6 +300,7 @@ export async function deleteUser(db: Db, actor: Caller, id: number): Promise<voi
         // No password matches it, and no Google account either: nobody can sign in as this account.
         passwordHash: "deleted",
         googleUser: false,
+        googleSubject: null,
         profilePicture: "",
         newsletterSubscription: false,
       })
