@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CatalogCache, TtlCache } from "./cache";
+import { CatalogCache } from "./cache";
+import { TtlCache } from "./ttl-cache";
 
 afterEach(() => vi.useRealTimers());
 

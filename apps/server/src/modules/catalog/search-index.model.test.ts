@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { listenForChanges, type ChangeFeed } from "../../db/changes";
 import { rawQuery } from "../../db/raw";
-import { LiveSearchIndex, SearchIndex, searchTerms, type SearchQuery } from "./search-index";
+import { LiveSearchIndex } from "./live-search-index";
+import { SearchIndex, type SearchQuery } from "./search-index";
+import { searchTerms } from "./search-words";
 
 /**
  * Issue 22 point 2, model-based: fast-check writes to the catalogue by SQL, as any process or tool would —

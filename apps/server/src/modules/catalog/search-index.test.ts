@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { products } from "../../db/schema";
 import { rawQuery } from "../../db/raw";
 import { createTestApp, type TestContext } from "../../../test/app";
-import { LiveSearchIndex, searchTerms, words } from "./search-index";
+import { LiveSearchIndex } from "./live-search-index";
+import { searchTerms, words } from "./search-words";
 
 let t: TestContext;
 let admin: Record<string, string>;

@@ -1,5 +1,26 @@
-import type { Change } from "../../db/changes";
 import type { RawQuery } from "../../db/raw";
+import {
+  type CategoryRow,
+  type ChangedProductRow,
+  type ChangedRows,
+  type FactsRow,
+  type IndexChanges,
+  type LinkRow,
+} from "./search-index-rows";
+import { exactForms, trigrams, words } from "./search-words";
+import {
+  EXACT,
+  PREFIX,
+  TYPO,
+  CATEGORY,
+  RAISE,
+  WORTH_OF_PLACES,
+  SIMILARITY_THRESHOLD,
+  NEAREST,
+  NEAR_BEST,
+} from "./search-scoring";
+import { indexCatalogue, type BuiltIndex } from "./search-index-build";
+import { grown, lowerBound, placesOf } from "./search-index-parts";
 
 /**
  * The catalogue's search index, held in each server process (ADR 0011). A search ranks every product that
@@ -13,108 +34,6 @@ import type { RawQuery } from "../../db/raw";
  * (title and categories 1, name 0.5, description 0.2) times the best kind of match there (the word 1,
  * a prefix 0.7, a typo's correction 0.4); a product's score is the sum over the words. Ties go by id.
  */
-
-/** The words of a text or a search: lower-case runs of letters and digits. */
-export function words(text: string): string[] {
-  const lower = text.toLowerCase();
-  const result: string[] = [];
-  let start = -1;
-  // By character code (ASCII letters and digits without a regular expression): indexing 100k descriptions
-  // spends most of its time here.
-  for (let i = 0; i <= lower.length; i++) {
-    const code = i < lower.length ? lower.charCodeAt(i) : 32;
-    const inWord =
-      (code >= 97 && code <= 122) ||
-      (code >= 48 && code <= 57) ||
-      (code > 127 && WORD_CHARACTER.test(lower[i]!));
-    if (inWord) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      result.push(lower.slice(start, i));
-      start = -1;
-    }
-  }
-  return result;
-}
-
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
-
-/** The words of a search, at most 8 of at most 40 characters. */
-export function searchTerms(search: string | undefined): string[] {
-  return search
-    ? words(search)
-        .slice(0, 8)
-        .map((term) => term.slice(0, 40))
-    : [];
-}
-
-/** What each kind of match is worth: none, a typo's correction, a prefix, the word itself. */
-const KIND_WORTH = [0, 0.4, 0.7, 1] as const;
-const EXACT = 3;
-const PREFIX = 2;
-const TYPO = 1;
-
-/** Places a word is found in a product, as bits of a posting, with their worth. */
-const TITLE = 1;
-const NAME = 2;
-const DESCRIPTION = 4;
-const CATEGORY = 8;
-const TITLE_WORTH = 1;
-const NAME_WORTH = 0.5;
-const DESCRIPTION_WORTH = 0.2;
-const CATEGORY_WORTH = 1;
-
-/**
- * The best kind of match by place, two bits a place in one byte (title, name, description, category from the
- * lowest bits): RAISE[byte << 6 | places << 2 | kind] is the byte once `kind` was found in those places.
- */
-const RAISE = Uint8Array.from({ length: 256 * 16 * 4 }, (_, key) => {
-  let byte = key >> 6;
-  const places = (key >> 2) & 15;
-  const kind = key & 3;
-  for (let place = 0; place < 4; place++) {
-    const shift = place * 2;
-    if (places & (1 << place) && ((byte >> shift) & 3) < kind)
-      byte = (byte & ~(3 << shift)) | (kind << shift);
-  }
-  return byte;
-});
-
-/** What a byte of best kinds by place is worth. */
-const WORTH_OF_PLACES = Float64Array.from({ length: 256 }, (_, places) =>
-  [TITLE_WORTH, NAME_WORTH, DESCRIPTION_WORTH, CATEGORY_WORTH].reduce(
-    (sum, worth, place) => sum + worth * KIND_WORTH[((places >> (place * 2)) & 3) as 0],
-    0,
-  ),
-);
-
-/** pg_trgm's defaults: a word is a typo's correction from this similarity on, and the 6 nearest are kept. */
-const SIMILARITY_THRESHOLD = 0.3;
-const NEAREST = 6;
-/** Only words nearly as close as the best correction count: an exact word doesn't drag in its neighbours. */
-const NEAR_BEST = 0.75;
-
-/** The singular and plural of a word ('monitor' finds 'Monitors' as itself). */
-const exactForms = (term: string) =>
-  term.length > 3 && term.endsWith("s") ? [term, term.slice(0, -1)] : [term, `${term}s`];
-
-/** pg_trgm's trigrams of one word: padded with two spaces before and one after. */
-function trigrams(word: string): Set<string> {
-  const padded = `  ${word} `;
-  const result = new Set<string>();
-  for (let i = 0; i + 3 <= padded.length; i++) result.add(padded.slice(i, i + 3));
-  return result;
-}
-
-/** What a search needs to know of one product besides its words: the filters and sorts of the listing. */
-interface FactsRow {
-  id: number;
-  priceCents: number;
-  shippingCostCents: number;
-  stock: number;
-  ratingSum: number;
-  ratingCount: number;
-}
 
 export interface SearchQuery {
   terms: string[];
@@ -146,147 +65,8 @@ const emptyFacts = (size: number): Facts => ({
   ratingCount: new Int32Array(size),
 });
 
-interface TextRow {
-  id: number;
-  title: string;
-  name: string;
-  description: string;
-}
-
-/** A product as the index reads it: its words and facts, and (for an update) its categories. */
-interface ProductRow extends TextRow, FactsRow {}
-interface ChangedProductRow extends ProductRow {
-  categoryIds: number[];
-}
-interface CategoryRow {
-  id: number;
-  name: string;
-}
-interface LinkRow {
-  productId: number;
-  categoryId: number;
-}
-
-/** What changed since the index was read or last updated, as the notifications named it (db/changes.ts). */
-export interface IndexChanges {
-  /** Products whose words, prices, categories or presence changed. */
-  products: Set<number>;
-  /** Products whose stock or ratings alone changed. */
-  stock: Set<number>;
-  /** Every product's stock or ratings: more changed at once than a notification names. */
-  allStock: boolean;
-  /** The categories' names; every product's categories. */
-  categories: boolean;
-  links: boolean;
-}
-
-export const noChanges = (): IndexChanges => ({
-  products: new Set(),
-  stock: new Set(),
-  allStock: false,
-  categories: false,
-  links: false,
-});
-
-const hasChanges = (changes: IndexChanges) =>
-  changes.products.size > 0 ||
-  changes.stock.size > 0 ||
-  changes.allStock ||
-  changes.categories ||
-  changes.links;
-
-/** What an update read for its changes. */
-interface ChangedRows {
-  products: ChangedProductRow[];
-  stock: FactsRow[];
-  allStock?: FactsRow[];
-  categories?: CategoryRow[];
-  links?: LinkRow[];
-}
-
-const FACTS_COLUMNS = `price_cents as "priceCents", shipping_cost_cents as "shippingCostCents", stock,
-  rating_sum as "ratingSum", rating_count as "ratingCount"`;
-const readCategories = (run: RawQuery) =>
-  run<CategoryRow>("search_index_categories", "select id, name from categories", []);
-const readLinks = (run: RawQuery) =>
-  run<LinkRow>(
-    "search_index_links",
-    `select product_id as "productId", category_id as "categoryId" from product_categories`,
-    [],
-  );
-const readAllFacts = (run: RawQuery) =>
-  run<FactsRow>(
-    "search_index_facts",
-    `select id, ${FACTS_COLUMNS} from products where deleted_at is null`,
-    [],
-  );
-
-/** Reads what `changes` names: only those products, unless a whole table changed. */
-async function readChanges(run: RawQuery, changes: IndexChanges): Promise<ChangedRows> {
-  const [products, stock, allStock, categories, links] = await Promise.all([
-    changes.products.size === 0
-      ? []
-      : run<ChangedProductRow>(
-          "search_index_changed_products",
-          `select id, title, name, description, ${FACTS_COLUMNS},
-             array(select category_id from product_categories c where c.product_id = p.id) as "categoryIds"
-           from products p where id = any($1::int[]) and deleted_at is null`,
-          [[...changes.products]],
-        ),
-    changes.stock.size === 0
-      ? []
-      : run<FactsRow>(
-          "search_index_changed_stock",
-          `select id, ${FACTS_COLUMNS} from products where id = any($1::int[]) and deleted_at is null`,
-          [[...changes.stock]],
-        ),
-    changes.allStock ? readAllFacts(run) : undefined,
-    changes.categories ? readCategories(run) : undefined,
-    changes.links ? readLinks(run) : undefined,
-  ]);
-  return { products, stock, allStock, categories, links };
-}
-
-/** A product's words with the places each is found in, by word number (`number` numbers a word). */
-function placesOf(row: TextRow, number: (word: string) => number): Map<number, number> {
-  const places = new Map<number, number>();
-  for (const [text, place] of [
-    [row.title, TITLE],
-    [row.name, NAME],
-    [row.description, DESCRIPTION],
-  ] as const) {
-    for (const word of words(text)) {
-      const n = number(word.slice(0, 40));
-      places.set(n, (places.get(n) ?? 0) | place);
-    }
-  }
-  return places;
-}
-
-/** Where `value` is, or would go, in the sorted `array`. */
-function lowerBound(array: Int32Array, value: number, end = array.length): number {
-  let low = 0;
-  let high = end;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (array[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** A copy of a typed array with room for `capacity` entries. */
-function grown<T extends Int32Array | Uint8Array | Float64Array>(array: T, capacity: number): T {
-  const bigger = new (array.constructor as new (length: number) => T)(capacity);
-  bigger.set(array);
-  return bigger;
-}
-
 /** Once the postings of changed products reach this share of the built ones, they are merged in. */
 const MERGE_SHARE = 1 / 16;
-
-/** How often the build lets requests in while it tokenises (it runs in the request thread). */
-const BUILD_SLICE = 2_000;
 
 /**
  * The index is built once from the whole catalogue, then kept up to date product by product (issue 22 point 2):
@@ -322,15 +102,7 @@ export class SearchIndex {
   /** The filters' and sorts' facts by position. */
   private facts: Facts;
 
-  private constructor(built: {
-    ids: Int32Array;
-    vocabulary: string[];
-    sortedWords: Int32Array;
-    starts: Int32Array;
-    postings: Int32Array;
-    trigramWords: Map<string, Int32Array>;
-    trigramCounts: Uint8Array;
-  }) {
+  private constructor(built: BuiltIndex) {
     this.ids = built.ids;
     this.count = this.liveCount = built.ids.length;
     this.live = new Uint8Array(this.count).fill(1);
@@ -351,83 +123,11 @@ export class SearchIndex {
 
   /** Reads the live catalogue and indexes it. */
   static async load(run: RawQuery): Promise<SearchIndex> {
-    const [texts, categories, links] = await Promise.all([
-      run<ProductRow>(
-        "search_index_products",
-        `select id, title, name, description, ${FACTS_COLUMNS}
-         from products where deleted_at is null order by id`,
-        [],
-      ),
-      readCategories(run),
-      readLinks(run),
-    ]);
-    const wordNumbers = new Map<string, number>();
-    const vocabulary: string[] = [];
-    const number = (word: string) => {
-      let found = wordNumbers.get(word);
-      if (found === undefined) {
-        found = vocabulary.length;
-        wordNumbers.set(word, found);
-        vocabulary.push(word);
-      }
-      return found;
-    };
-    // Pass 1: each product's words with their places, and how many products have each word.
-    const productWords: Int32Array[] = [];
-    const counts: number[] = [];
-    for (let position = 0; position < texts.length; position++) {
-      if (position % BUILD_SLICE === BUILD_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
-      const places = placesOf(texts[position]!, number);
-      const packed = new Int32Array(places.size * 2);
-      let i = 0;
-      for (const [n, place] of places) {
-        packed[i++] = n;
-        packed[i++] = place;
-        counts[n] = (counts[n] ?? 0) + 1;
-      }
-      productWords.push(packed);
-    }
-    // Pass 2: the postings, word after word, each in position (so id) order.
-    const starts = new Int32Array(vocabulary.length + 1);
-    for (let n = 0; n < vocabulary.length; n++) starts[n + 1] = starts[n]! + (counts[n] ?? 0);
-    const postings = new Int32Array(starts[vocabulary.length]!);
-    const filled = starts.slice(0, vocabulary.length);
-    productWords.forEach((packed, position) => {
-      for (let i = 0; i < packed.length; i += 2)
-        postings[filled[packed[i]!]!++] = (position << 3) | packed[i + 1]!;
-    });
-
-    const sortedWords = Int32Array.from(vocabulary.keys()).sort((a, b) =>
-      vocabulary[a]! < vocabulary[b]! ? -1 : vocabulary[a]! > vocabulary[b]! ? 1 : 0,
-    );
-    const trigramLists = new Map<string, number[]>();
-    const trigramCounts = new Uint8Array(vocabulary.length);
-    vocabulary.forEach((word, n) => {
-      if (word.length < 2) return;
-      const own = trigrams(word);
-      trigramCounts[n] = own.size;
-      for (const trigram of own) {
-        const list = trigramLists.get(trigram);
-        if (list) list.push(n);
-        else trigramLists.set(trigram, [n]);
-      }
-    });
-    // Typed arrays: the collector doesn't walk them, which keeps its pauses short beside a large index.
-    const trigramWords = new Map(
-      [...trigramLists].map(([trigram, list]) => [trigram, Int32Array.from(list)]),
-    );
-    const index = new SearchIndex({
-      ids: Int32Array.from(texts, (row) => row.id),
-      vocabulary,
-      sortedWords,
-      starts,
-      postings,
-      trigramWords,
-      trigramCounts,
-    });
+    const { built, products, categories, links } = await indexCatalogue(run);
+    const index = new SearchIndex(built);
     index.setCategories(categories);
     index.setLinks(links);
-    index.updateFacts(texts);
+    index.updateFacts(products);
     return index;
   }
 
@@ -889,130 +589,5 @@ export class SearchIndex {
         .map(({ word }) => word)
         .filter((word) => !word.startsWith(term) && !exact.has(word)),
     );
-  }
-}
-
-/**
- * The index as this process keeps it: built on the first search, then updated in place as notifications
- * name the products that changed (db/changes.ts, ADR 0014), right away rather than at the next search. It
- * is built again only when it may have missed something: a lost LISTEN connection, a change to more
- * products than one notification names, a new product it can't place.
- */
-export class LiveSearchIndex {
-  private index?: SearchIndex;
-  /** What changed since the index was read or updated; `everything`: it must be read again. */
-  private pending = noChanges();
-  private everything = false;
-  /** Updates and builds run one at a time, in the order the changes came. */
-  private settling?: Promise<void>;
-  /** This process's own writes, until their notifications came back: searches wait for them. */
-  private writes?: Promise<unknown>;
-  private run?: RawQuery;
-  private lastBuildMs = 0;
-  private lastUpdateMs = 0;
-
-  /** Searches are answered without waiting for a first build. */
-  get built(): boolean {
-    return this.index !== undefined;
-  }
-
-  /** Products in the index now, its last build's and last update's time (for /api/metrics). */
-  get stats(): { products: number; lastBuildSeconds: number; lastUpdateSeconds: number } {
-    return {
-      products: this.index?.size ?? 0,
-      lastBuildSeconds: this.lastBuildMs / 1000,
-      lastUpdateSeconds: this.lastUpdateMs / 1000,
-    };
-  }
-
-  async get(run: RawQuery): Promise<SearchIndex> {
-    this.run = run;
-    if (this.writes) await this.writes;
-    if (!this.index || this.everything || hasChanges(this.pending) || this.settling) await this.settle(run);
-    return this.index!;
-  }
-
-  /** A notification: the products it names are updated now, anything wider is read again. */
-  changed(change: Change): void {
-    const { pending } = this;
-    switch (change.kind) {
-      case "products":
-      case "stock":
-        if (change.ids === undefined) {
-          if (change.kind === "products") this.everything = true;
-          else pending.allStock = true;
-        } else for (const id of change.ids) pending[change.kind].add(id);
-        break;
-      case "categories":
-        pending.categories = true;
-        break;
-      case "links":
-        pending.links = true;
-        break;
-      case "catalog":
-        this.everything = true;
-        break;
-      default:
-        return; // holds and references don't touch what the index reads
-    }
-    if (this.index && this.run && !this.settling) void this.settle(this.run).catch(() => {}); // retried by the next search
-  }
-
-  /** A write of this process: searches wait until its notification came back and was applied. */
-  awaitWrite(notified: Promise<unknown>): void {
-    const writes: Promise<unknown> = Promise.all([this.writes, notified]).finally(() => {
-      if (this.writes === writes) this.writes = undefined;
-    });
-    this.writes = writes;
-  }
-
-  private settle(run: RawQuery): Promise<void> {
-    this.settling ??= (async () => {
-      await null; // so `settling` is set before the loop can end
-      try {
-        for (;;) {
-          if (!this.index || this.everything) await this.load(run);
-          else if (hasChanges(this.pending)) await this.update(run, this.index);
-          else return;
-        }
-      } finally {
-        this.settling = undefined;
-      }
-    })();
-    return this.settling;
-  }
-
-  private async load(run: RawQuery) {
-    // What changed before now is in what is read; what changes meanwhile is applied to it after.
-    this.everything = false;
-    this.pending = noChanges();
-    const started = performance.now();
-    try {
-      this.index = await SearchIndex.load(run);
-      this.lastBuildMs = performance.now() - started;
-    } catch (error) {
-      this.everything = true;
-      throw error;
-    }
-  }
-
-  private async update(run: RawQuery, index: SearchIndex) {
-    const changes = this.pending;
-    this.pending = noChanges();
-    let rows: ChangedRows;
-    try {
-      rows = await readChanges(run, changes);
-    } catch (error) {
-      // Not applied: it waits for the next try, with what came meanwhile.
-      for (const id of changes.products) this.pending.products.add(id);
-      for (const id of changes.stock) this.pending.stock.add(id);
-      this.pending.allStock ||= changes.allStock;
-      this.pending.categories ||= changes.categories;
-      this.pending.links ||= changes.links;
-      throw error;
-    }
-    const started = performance.now();
-    if (!index.apply(changes, rows)) this.everything = true;
-    this.lastUpdateMs = performance.now() - started;
   }
 }

@@ -13,10 +13,11 @@ import { toCents } from "@voltio/domain/money";
 import { ratingAverage } from "@voltio/domain/reviews";
 import { likeLiteral } from "../../db/like";
 import { rawQuery, type RawQuery } from "../../db/raw";
-import { searchTerms, type LiveSearchIndex } from "./search-index";
+import type { LiveSearchIndex } from "./live-search-index";
+import { searchTerms } from "./search-words";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { Db } from "../../db/client";
-import type { TtlCache } from "./cache";
+import type { TtlCache } from "./ttl-cache";
 import { categories, networks, saleCategories, saleProducts, sales } from "../../db/schema";
 
 /**

@@ -26,7 +26,7 @@ import {
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { signedIn, signedInShopper } from "../../http/access";
-import type { TtlCache } from "../catalog/cache";
+import type { TtlCache } from "../catalog/ttl-cache";
 import type { CatalogReference } from "../catalog/service";
 import {
   addToList,

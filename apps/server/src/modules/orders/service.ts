@@ -17,7 +17,7 @@ import type { Weekday } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders } from "../../db/schema";
 import { InvalidInput, NotAllowed, NotFound } from "../../errors";
-import type { TtlCache } from "../catalog/cache";
+import type { TtlCache } from "../catalog/ttl-cache";
 import { productsByIds, type CatalogReference } from "../catalog/service";
 import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/stock";
 
