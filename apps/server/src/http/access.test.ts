@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
-import { bulkOrders, checkouts, comments, payments, products, sales } from "../db/schema";
+import { bulkOrders, checkouts, comments, orders, payments, products, sales } from "../db/schema";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -448,6 +448,18 @@ const MATRIX: Record<string, Row> = {
   "GET /api/order/admin/export": {
     expect: adminOnly(200),
     request: () => ({ url: "/api/order/admin/export?userId=2" }),
+  },
+  // The same status again: the demo shopper's finished single purchase is left as it is.
+  "PUT /api/order/admin/:id": {
+    expect: adminOnly(200),
+    request: async () => {
+      const [order] = await t.database.db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.status, "finished"), isNull(orders.bulkOrderId)))
+        .limit(1);
+      return { method: "PUT", url: `/api/order/admin/${order!.id}`, payload: { status: "finished" } };
+    },
   },
   // The same status again: the demo shopper's bulk order is left as it is.
   "PUT /api/order/bulk/:id": {

@@ -353,6 +353,25 @@ describe("an admin changing an order's status", () => {
     expect(await store.orderOf(id)).toMatchObject({ status: "finished" });
   });
 
+  it("moves a single purchase on the back office's admin route, which shoppers can't call", async () => {
+    const me = await store.newShopper();
+    const productId = await store.newProduct({ stock: 10 });
+    const id = await paidOrder(me, productId);
+    const move = (headers: Headers, payload: unknown) =>
+      t.app.inject({ method: "PUT", url: `/api/order/admin/${id}`, headers, payload: payload as object });
+    expect((await move(me, { status: "delivered" })).statusCode).toBe(403);
+    const moved = await move(admin, { status: "delivered" });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toEqual({
+      msg: "Order updated",
+      removed: false,
+      order: { id, status: "delivered", amount: 1, productId },
+    });
+    const bad = await move(admin, { status: "inCart" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].field).toBe("status");
+  });
+
   it("moves a bulk order and all its lines; the shopper's bulk list shows it", async () => {
     const me = await store.newShopper();
     const a = await store.newProduct({ stock: 10 });

@@ -142,8 +142,8 @@ export function orderRoutes({
           tags: ["orders"],
           summary:
             "Shopper: change a cart line's amount by 1, or move a line: wishlist → cart, cart or wishlist → pending. " +
-            "Admin: move any shopper's single purchase to {status} (delivered, finished, preparing, onDelivery, " +
-            "cancelled); cancelling a paid order gives its stock back, a paid status takes it again",
+            "Admin (SPEC's client; the back office uses PUT /order/admin/{id}): move any shopper's single purchase " +
+            "to {status} (delivered, finished, preparing, onDelivery, cancelled)",
           security: BEARER,
           params: idParamSchema,
           body: orderUpdateSchema,
@@ -257,6 +257,24 @@ export function orderRoutes({
           .header("content-disposition", 'attachment; filename="orders.csv"')
           // A stream skips the serializer: the 200 schema above only documents the CSV text.
           .send(ordersCsv(db, request.query) as never),
+    );
+
+    app.put(
+      "/order/admin/:id",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary:
+            "Move any shopper's single purchase to {status}; cancelling a paid order gives its stock back, a paid status takes it again",
+          security: BEARER,
+          params: idParamSchema,
+          body: adminStatusChangeSchema,
+          response: { 200: orderUpdateReplySchema, ...errors },
+        },
+      },
+      async (request) =>
+        changeOrderStatus(db, signedIn(request), request.params.id, request.body, statusDeps),
     );
 
     app.put(

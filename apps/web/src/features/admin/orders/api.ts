@@ -23,9 +23,9 @@ export function useAdminOrders(filters: OrderFilters & { page: number }) {
   });
 }
 
-/** PUT /order/:id or PUT /order/bulk/:id {status}: a bulk order moves with all its lines. */
+/** PUT /order/admin/:id or PUT /order/bulk/:id {status}: a bulk order moves with all its lines. */
 export function changeOrderStatus(order: Pick<AdminOrder, "id" | "kind">, status: AdminOrderStatus) {
-  const path = order.kind === "bulk" ? `/order/bulk/${order.id}` : `/order/${order.id}`;
+  const path = order.kind === "bulk" ? `/order/bulk/${order.id}` : `/order/admin/${order.id}`;
   return apiFetch<unknown>(path, { method: "PUT", body: JSON.stringify({ status }) });
 }
 
