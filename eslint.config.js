@@ -74,6 +74,12 @@ export default tseslint.config(
                 "Features must not import each other; move shared code to components/ or packages/domain.",
             })),
             {
+              target: `${web}/features`,
+              from: `${web}/app`,
+              message:
+                "Features must not import app/, which imports them; move what they need to components/ or api/.",
+            },
+            {
               target: `${web}/components`,
               from: [`${web}/features`, `${web}/app`],
               message: "components/ is shared by every screen: it must not depend on features/ or app/.",

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StaticRouter } from "react-router";
 import { renderWithBootReplies } from "./api/boot-data";
 import { AppRoutes, type Pages } from "./app/router";
-import NotFoundPage from "./app/NotFoundPage";
+import NotFoundPage from "./components/NotFoundPage";
 import AboutPage from "./features/about/AboutPage";
 import ProfilePage from "./features/account/ProfilePage";
 import PurchasesPage from "./features/account/PurchasesPage";

@@ -8,6 +8,7 @@ import { tokens } from "@/api/tokens";
 import { LazyNoticeDialog } from "@/components/LazyNoticeDialog";
 import { FacebookIcon, InstagramIcon, TwitterIcon } from "@/components/ui/BrandIcons";
 import { textLinkClass } from "@/components/ui/text-link";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
 export const SUPPORT_EMAIL = "support@voltio.test";
 
@@ -48,7 +49,7 @@ export function Footer() {
         <div>
           <Link
             to="/"
-            className="inline-flex items-center gap-2 rounded-lg text-lg font-bold text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            className={`inline-flex items-center gap-2 rounded-lg text-lg font-bold text-ink ${focusRingClass}`}
           >
             <span className="grid h-8 w-8 place-items-center rounded-lg bg-accent text-on-accent">
               <Zap size={18} aria-hidden fill="currentColor" />
@@ -117,7 +118,7 @@ export function Footer() {
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={t("footer.followOn", { network: name })}
-                    className="grid h-10 w-10 place-items-center rounded-full border border-line text-muted transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                    className={`grid h-10 w-10 place-items-center rounded-full border border-line text-muted transition hover:border-accent hover:text-accent-strong ${focusRingClass}`}
                   >
                     <Icon />
                   </a>

@@ -4,6 +4,7 @@ import { LayoutDashboard, Moon, Package, Sun, UserRound, Zap } from "lucide-reac
 import { useLeftoverGuestMerge } from "@/api/login-merge";
 import { useSession } from "@/api/session";
 import { setLanguage, useTranslation, type Language } from "@/i18n";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { CategoriesMenu } from "./header/CategoriesMenu";
 import { ListPreview } from "./header/ListPreview";
 import { SearchBox } from "./header/SearchBox";
@@ -42,7 +43,7 @@ export function Header() {
               {isAdmin ? (
                 <Link
                   to="/admin"
-                  className="inline-flex h-10 items-center gap-2 rounded-xl px-2 text-sm font-semibold text-accent-strong transition hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent sm:h-11 lg:px-3"
+                  className={`inline-flex h-10 items-center gap-2 rounded-xl px-2 text-sm font-semibold text-accent-strong transition hover:bg-accent-soft ${focusRingClass} sm:h-11 lg:px-3`}
                 >
                   <LayoutDashboard size={20} aria-hidden />
                   <span className="sr-only sm:not-sr-only">{t("profileMenu.panel")}</span>
@@ -52,7 +53,7 @@ export function Header() {
                   to="/purchases"
                   aria-label={t("profileMenu.purchases")}
                   title={t("profileMenu.purchases")}
-                  className="grid h-10 w-10 place-items-center rounded-xl text-ink transition hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent sm:h-11 sm:w-11"
+                  className={`grid h-10 w-10 place-items-center rounded-xl text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass} sm:h-11 sm:w-11`}
                 >
                   <Package size={22} aria-hidden />
                 </Link>
@@ -64,7 +65,7 @@ export function Header() {
           ) : (
             <Link
               to="/login"
-              className="inline-flex h-10 min-w-10 items-center justify-center gap-2 rounded-xl px-2 text-sm font-medium sm:h-11 sm:min-w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent lg:px-3"
+              className={`inline-flex h-10 min-w-10 items-center justify-center gap-2 rounded-xl px-2 text-sm font-medium sm:h-11 sm:min-w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass} lg:px-3`}
             >
               <UserRound size={22} aria-hidden />
               <span className="sr-only lg:not-sr-only">{t("nav.login")}</span>
@@ -85,7 +86,7 @@ export function Header() {
             id="language"
             value={language}
             onChange={(event) => void setLanguage(event.target.value as Language)}
-            className="ml-1 h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            className={`ml-1 h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink ${focusRingClass}`}
           >
             <option value="en">EN</option>
             <option value="es">ES</option>

@@ -8,6 +8,7 @@ import type { User } from "@voltio/domain/account";
 import { logout } from "@/api/session";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { Avatar } from "@/components/Avatar";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
 const itemClass =
   "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-accent-soft data-[highlighted]:text-accent-strong";
@@ -33,7 +34,7 @@ export function ProfileMenu({ user }: { user: User }) {
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           aria-label={t("profileMenu.open", { name: user.firstName })}
-          className="inline-flex h-11 items-center gap-2 rounded-xl px-1.5 text-sm font-medium text-ink transition hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent lg:px-2"
+          className={`inline-flex h-11 items-center gap-2 rounded-xl px-1.5 text-sm font-medium text-ink transition hover:bg-accent-soft ${focusRingClass} lg:px-2`}
         >
           <Avatar user={user} size={32} />
           <span className="hidden max-w-28 truncate lg:inline">{user.firstName}</span>

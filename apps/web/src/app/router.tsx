@@ -20,7 +20,7 @@ export const lazyPages = {
   CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
   PaymentResultPage: lazy(() => import("@/features/checkout/PaymentResultPage")),
   AdminApp: lazy(() => import("@/features/admin/AdminApp")),
-  NotFoundPage: lazy(() => import("./NotFoundPage")),
+  NotFoundPage: lazy(() => import("@/components/NotFoundPage")),
 };
 
 /** The server renders with the same pages imported eagerly: its render is synchronous (entry-server.tsx). */

@@ -68,13 +68,13 @@ describe("cart and wishlist toggles (SPEC.md §2 Buttons, §4)", () => {
 describe("a signed-in shopper's toggles write the server (issue 9)", () => {
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  let cart: { id: number; amount: number; status: string }[];
+  let cart: { id: number; amount: number; status: string; bulkOrderId: number | null }[];
   let postAnswer: () => Response;
 
   beforeEach(() => {
     cart = [];
     postAnswer = () => {
-      cart = [{ id: 7, amount: 1, status: "inCart" }];
+      cart = [{ id: 7, amount: 1, status: "inCart", bulkOrderId: null }];
       return json(201, { id: 7, status: "inCart", amount: 1, productId: 11 });
     };
     tokens.set("access-1", "refresh-1");

@@ -6,6 +6,7 @@ import { toggleInGuestList, useGuestList, type GuestListName } from "@/api/guest
 import { ApiError } from "@/api/client";
 import { LIST_STATUSES_KEY, lineOf, useAddOrder, useOrders, useRemoveOrder } from "@/api/orders";
 import { useSession } from "@/api/session";
+import { focusRingClass } from "./ui/focus-ring";
 import { showToast } from "./ui/toast";
 
 type Snapshot = Parameters<typeof toggleInGuestList>[1];
@@ -77,7 +78,7 @@ export function ListToggleButton({ list, product, variant = "icon", className = 
         type="button"
         onClick={toggle}
         aria-pressed={inList}
-        className={`inline-flex items-center justify-center gap-2 rounded-xl border px-4 py-3 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+        className={`inline-flex items-center justify-center gap-2 rounded-xl border px-4 py-3 text-sm font-semibold transition ${focusRingClass} ${
           inList
             ? "border-accent bg-accent-soft text-accent-strong"
             : "border-line bg-card text-ink hover:border-accent hover:text-accent-strong"
@@ -98,7 +99,7 @@ export function ListToggleButton({ list, product, variant = "icon", className = 
       onClick={toggle}
       aria-label={label}
       title={label}
-      className={`grid h-9 w-9 place-items-center rounded-full border shadow-sm transition sm:h-10 sm:w-10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+      className={`grid h-9 w-9 place-items-center rounded-full border shadow-sm transition sm:h-10 sm:w-10 ${focusRingClass} ${
         inList
           ? cart
             ? "border-accent bg-accent text-on-accent"

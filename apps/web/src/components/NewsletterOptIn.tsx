@@ -6,6 +6,7 @@ import type { User } from "@voltio/domain/account";
 import { storeUser, updateUser } from "@/api/session";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { Card } from "./ui/Card";
+import { focusRingClass } from "./ui/focus-ring";
 import { showToast } from "./ui/toast";
 
 /** The toggle asks 'Are you sure ?' before it changes newsletterSubscription (SPEC.md §2, §5). */
@@ -53,7 +54,7 @@ export default function NewsletterOptIn({ user }: { user: User }) {
           role="switch"
           aria-checked={subscribed}
           onClick={() => setAsking(true)}
-          className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+          className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition ${focusRingClass} ${
             subscribed ? "bg-accent" : "bg-line"
           }`}
         >

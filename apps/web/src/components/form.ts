@@ -1,8 +1,8 @@
 import { ApiError } from "@/api/client";
 import type { FieldErrors, FieldValues, Path, UseFormReturn } from "react-hook-form";
+import { focusRingClass } from "./ui/focus-ring";
 
-export const linkButtonClass =
-  "rounded text-sm font-medium text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+export const linkButtonClass = `rounded text-sm font-medium text-accent-strong hover:underline ${focusRingClass}`;
 
 /**
  * SPEC.md §5: the failed rule shows in the placeholder, so a failing box is emptied to let it be read.

@@ -17,7 +17,7 @@ export const PAGE_SOURCES = {
   listing: "src/features/catalog/ProductListPage.tsx",
   product: "src/features/product/ProductPage.tsx",
   about: "src/features/about/AboutPage.tsx",
-  notFound: "src/app/NotFoundPage.tsx",
+  notFound: "src/components/NotFoundPage.tsx",
 } as const;
 
 export type Page = keyof typeof PAGE_SOURCES;

@@ -3,8 +3,9 @@ import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ChevronDown, LayoutGrid } from "lucide-react";
 import { useCategories } from "@/api/catalog";
-import { categoryListingPath } from "@/app/paths";
+import { categoryListingPath } from "@/components/paths";
 import { Card } from "@/components/ui/Card";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
 /**
  * The Categories dropdown as a disclosure of links: a button that shows and hides a list of links to
@@ -65,7 +66,7 @@ export function CategoriesMenu() {
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((value) => !value)}
-        className="inline-flex h-11 items-center gap-1.5 rounded-xl border border-line bg-card px-2.5 text-sm sm:gap-2 sm:px-3 font-medium text-ink transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        className={`inline-flex h-11 items-center gap-1.5 rounded-xl border border-line bg-card px-2.5 text-sm sm:gap-2 sm:px-3 font-medium text-ink transition hover:border-accent hover:text-accent-strong ${focusRingClass}`}
       >
         <LayoutGrid size={18} aria-hidden />
         <span>{t("nav.categories")}</span>

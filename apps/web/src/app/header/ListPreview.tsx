@@ -7,6 +7,7 @@ import { useListLines, type ListLine } from "@/api/list-lines";
 import { usd } from "@/components/ui/usd";
 import { buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -64,7 +65,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
         to={config.path}
         aria-label={t(config.count, { count: items })}
         aria-describedby={open ? previewId : undefined}
-        className="relative grid h-10 w-10 place-items-center rounded-xl sm:h-11 sm:w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        className={`relative grid h-10 w-10 place-items-center rounded-xl sm:h-11 sm:w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass}`}
       >
         <config.Icon size={22} aria-hidden />
         {items > 0 && (

@@ -11,7 +11,8 @@ import { useStoreInfo } from "@/api/store";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { usd } from "@/components/ui/usd";
 import { SEARCH_DEBOUNCE_MS } from "@/components/timings";
-import { categoryListingPath } from "@/app/paths";
+import { categoryListingPath } from "@/components/paths";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
 /** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */
 export function suggestsFor(text: string): boolean {
@@ -165,7 +166,7 @@ export function SearchBox() {
       />
       <button
         type="submit"
-        className="grid h-11 w-12 shrink-0 place-items-center rounded-r-xl bg-accent text-on-accent transition hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        className={`grid h-11 w-12 shrink-0 place-items-center rounded-r-xl bg-accent text-on-accent transition hover:bg-accent-strong ${focusRingClass}`}
         aria-label={t("nav.searchSubmit")}
       >
         <Search size={18} aria-hidden />

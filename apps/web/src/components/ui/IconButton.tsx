@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import { focusRingClass } from "./focus-ring";
 
 const VARIANTS = {
   /** Quiet, on a card or a dialog: a close button. */
@@ -47,7 +48,7 @@ export function IconButton({
       type={type}
       aria-label={label}
       title={label}
-      className={`grid shrink-0 place-items-center transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-40 ${shape === "round" ? "rounded-full" : "rounded-xl"} ${VARIANTS[variant]} ${SIZES[size]} ${className}`}
+      className={`grid shrink-0 place-items-center transition ${focusRingClass} disabled:cursor-not-allowed disabled:opacity-40 ${shape === "round" ? "rounded-full" : "rounded-xl"} ${VARIANTS[variant]} ${SIZES[size]} ${className}`}
       {...props}
     >
       {icon}

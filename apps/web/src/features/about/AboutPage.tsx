@@ -1,6 +1,7 @@
 import { useTranslation } from "@/i18n";
 import { usePageTitle } from "@/components/page-title";
 import { GithubIcon, LinkedinIcon } from "@/components/ui/BrandIcons";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { TEAM } from "./team";
 
 const AVATAR_TONES = [
@@ -17,8 +18,7 @@ const initials = (name: string) =>
     .join("")
     .slice(0, 2);
 
-const linkClass =
-  "grid h-10 w-10 place-items-center rounded-full border border-line text-muted transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+const linkClass = `grid h-10 w-10 place-items-center rounded-full border border-line text-muted transition hover:border-accent hover:text-accent-strong ${focusRingClass}`;
 
 /** /profiles: the team behind the store (SPEC.md §2). */
 export function AboutPage() {

@@ -8,6 +8,7 @@ import { storeUser, updateUser } from "@/api/session";
 import { Button } from "@/components/ui/Button";
 import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { AddressForm } from "./AddressForm";
 
 /**
@@ -147,7 +148,7 @@ export function AddressesDialog({
           <button
             type="button"
             onClick={() => setAdding(true)}
-            className="mt-4 inline-flex h-11 w-full items-center justify-center gap-2 rounded-xl border border-dashed border-accent text-sm font-semibold text-accent-strong hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            className={`mt-4 inline-flex h-11 w-full items-center justify-center gap-2 rounded-xl border border-dashed border-accent text-sm font-semibold text-accent-strong hover:bg-accent-soft ${focusRingClass}`}
           >
             <Plus size={18} aria-hidden />
             {t("addresses.newAddress")}

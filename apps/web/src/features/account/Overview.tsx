@@ -2,8 +2,9 @@ import { useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ArrowRight, Package } from "lucide-react";
-import { formatDollars } from "@voltio/domain/money";
 import { Card } from "@/components/ui/Card";
+import { focusRingClass } from "@/components/ui/focus-ring";
+import { OrderedProductTile } from "./OrderedProductTile";
 import { useOrderList, type OverviewList } from "./orders";
 
 /** The tabs and the paths they link to: SPEC.md §2 uses the tab's label as the path. */
@@ -94,28 +95,14 @@ function TabPanel({ list, label, path }: (typeof TABS)[number]) {
         <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {items.map((product) => (
             <li key={`${product.id}-${product.orders?.[0]?.id ?? ""}`}>
-              <Link
-                to={`/product/${product.id}`}
-                className="flex h-full flex-col gap-2 rounded-2xl border border-line p-3 transition hover:border-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-              >
-                <img
-                  src={product.images[0]?.url}
-                  alt=""
-                  width={160}
-                  height={120}
-                  loading="lazy"
-                  className="h-24 w-full rounded-lg object-contain"
-                />
-                <span className="line-clamp-2 text-sm text-ink">{product.title}</span>
-                <span className="mt-auto font-semibold text-ink">US$ {formatDollars(product.price)}</span>
-              </Link>
+              <OrderedProductTile product={product} price={product.price} layout="stacked" />
             </li>
           ))}
         </ul>
       )}
       <Link
         to={path}
-        className="mt-4 inline-flex items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        className={`mt-4 inline-flex items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline ${focusRingClass}`}
       >
         {t("overview.goTo", { tab: name })}
         <ArrowRight size={16} aria-hidden />

@@ -4,10 +4,10 @@ import { buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { ShoppingBag } from "lucide-react";
 import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
-import { formatDollars } from "@voltio/domain/money";
 import { PURCHASE_STATUSES } from "@voltio/domain/order-status";
 import { useBulkOrders } from "@/api/orders";
 import { usePageTitle } from "@/components/page-title";
+import { OrderedProductTile } from "./OrderedProductTile";
 import { useOrderList } from "./orders";
 
 /** SPEC.md §9: a purchase heading is the first 24 characters of its local purchase date. */
@@ -77,34 +77,19 @@ export function PurchasesPage() {
             <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
               {purchases.map(({ product, order, number }) => (
                 <li key={order.id}>
-                  <Link
-                    to={`/product/${product.id}`}
-                    className="flex h-full gap-3 rounded-2xl border border-line p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-                  >
-                    <img
-                      src={product.images[0]?.url}
-                      alt=""
-                      width={64}
-                      height={64}
-                      loading="lazy"
-                      className="h-16 w-16 shrink-0 rounded-lg object-contain"
-                    />
-                    <span className="flex min-w-0 flex-col items-start gap-0.5 text-sm">
-                      <span className="line-clamp-2 text-ink">{product.title}</span>
-                      <span className="font-semibold text-ink">US$ {formatDollars(order.unitPrice)}</span>
-                      <span className="text-muted">{t("purchases.amount", { count: order.amount })}</span>
-                      {number && (
-                        <span className="font-mono text-xs text-muted">
-                          {t("purchases.number", { number })}
-                        </span>
-                      )}
-                      <span
-                        className={`mt-1 rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[order.status] ?? "bg-accent-soft text-accent-strong"}`}
-                      >
-                        {t(`purchases.status.${order.status}`)}
+                  <OrderedProductTile product={product} price={order.unitPrice} layout="beside">
+                    <span className="text-muted">{t("purchases.amount", { count: order.amount })}</span>
+                    {number && (
+                      <span className="font-mono text-xs text-muted">
+                        {t("purchases.number", { number })}
                       </span>
+                    )}
+                    <span
+                      className={`mt-1 rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[order.status] ?? "bg-accent-soft text-accent-strong"}`}
+                    >
+                      {t(`purchases.status.${order.status}`)}
                     </span>
-                  </Link>
+                  </OrderedProductTile>
                 </li>
               ))}
             </ul>

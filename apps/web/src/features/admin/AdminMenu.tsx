@@ -18,6 +18,7 @@ import { useTranslation } from "@/i18n";
 import { logout, useSession } from "@/api/session";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { Card } from "@/components/ui/Card";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
 /** SPEC.md §2 Admin side menu: its links, in its order, with its targets. */
 const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean }[] = [
@@ -35,7 +36,7 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean }[] = 
 ];
 
 const itemClass = (active: boolean) =>
-  `flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+  `flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition ${focusRingClass} ${
     active ? "bg-accent text-on-accent" : "text-ink hover:bg-accent-soft"
   }`;
 

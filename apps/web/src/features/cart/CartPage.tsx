@@ -13,6 +13,7 @@ import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { Skeleton } from "@/components/ui/Skeleton";
 import { showToast } from "@/components/ui/toast";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { CartLineItem } from "./CartLineItem";
 import { cartSummary, dollarsText } from "./cart-summary";
 import { ListIllustration } from "./ListIllustration";
@@ -155,8 +156,7 @@ function ShipmentSection() {
   const { user } = useSession();
   const addresses = user?.directions ?? [];
   const [chosen, setChosen] = useState<number | undefined>(undefined);
-  const link =
-    "self-start rounded text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+  const link = `self-start rounded text-sm font-semibold text-accent-strong hover:underline ${focusRingClass}`;
   return (
     <section className="flex flex-col gap-2 border-t border-line pt-5">
       <h3 className="text-sm font-semibold text-ink">{t("cart.shipment")}</h3>
@@ -177,7 +177,7 @@ function ShipmentSection() {
             id={selectId}
             value={chosen ?? addresses[0]!.id}
             onChange={(event) => setChosen(Number(event.target.value))}
-            className="h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            className={`h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink ${focusRingClass}`}
           >
             {addresses.map((address) => (
               <option key={address.id} value={address.id}>

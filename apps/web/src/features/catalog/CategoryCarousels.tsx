@@ -8,9 +8,10 @@ import { ProductTile } from "@/components/ui/ProductTile";
 import { PagedCarousel } from "@/components/ui/PagedCarousel";
 import { ProductTileSkeleton, Skeleton } from "@/components/ui/Skeleton";
 import { useWindowWidth } from "@/components/use-window-width";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import type { CarouselPick } from "./carousel-categories";
 import { homeCarouselPerView } from "./per-view";
-import { categoryListingPath } from "@/app/paths";
+import { categoryListingPath } from "@/components/paths";
 
 interface CategoryCarouselsProps {
   picks: CarouselPick<Product>[] | undefined;
@@ -65,7 +66,7 @@ export function CategoryCarousels({
               </h2>
               <Link
                 to={categoryListingPath(pick.categoryId)}
-                className="inline-flex shrink-0 items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                className={`inline-flex shrink-0 items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline ${focusRingClass}`}
               >
                 {t("home.seeAll")}
                 <span className="sr-only">: {name}</span>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "@/i18n";
 import { ArrowDownWideNarrow, ArrowUpNarrowWide, Star, Truck } from "lucide-react";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { withFreeShippingToggled, withOrderToggled, withoutFilters, withPrice } from "./listing-query";
 
 const SORT_ICONS = { ASC: ArrowUpNarrowWide, DESC: ArrowDownWideNarrow, RATING: Star };
@@ -45,7 +46,7 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
         type="button"
         aria-pressed={pressed}
         onClick={() => onChange(withOrderToggled(params, value))}
-        className={`inline-flex min-h-11 flex-1 items-center justify-center gap-2 rounded-xl border px-3 lg:justify-start text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+        className={`inline-flex min-h-11 flex-1 items-center justify-center gap-2 rounded-xl border px-3 lg:justify-start text-sm font-medium transition ${focusRingClass} ${
           pressed
             ? "border-accent bg-accent text-on-accent"
             : "border-line bg-card text-ink hover:border-accent hover:text-accent-strong"
@@ -106,7 +107,7 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
         )}
         <button
           type="submit"
-          className="mt-3 h-11 w-full rounded-xl bg-ink text-sm font-semibold text-surface transition hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          className={`mt-3 h-11 w-full rounded-xl bg-ink text-sm font-semibold text-surface transition hover:opacity-90 ${focusRingClass}`}
         >
           {t("listing.applyPrice")}
         </button>
@@ -119,7 +120,7 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
           role="switch"
           aria-checked={freeShipping}
           onClick={() => onChange(withFreeShippingToggled(params))}
-          className="flex w-full items-center justify-between gap-3 rounded-xl border border-line bg-card px-3 py-2.5 text-sm font-medium text-ink transition hover:border-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          className={`flex w-full items-center justify-between gap-3 rounded-xl border border-line bg-card px-3 py-2.5 text-sm font-medium text-ink transition hover:border-accent ${focusRingClass}`}
         >
           <span className="flex items-center gap-2">
             <Truck size={18} aria-hidden className="text-success" />
@@ -151,7 +152,7 @@ export function FilterPanel({ params, onChange }: FilterPanelProps) {
         <button
           type="button"
           onClick={() => onChange(withoutFilters(params))}
-          className="self-start rounded-lg text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          className={`self-start rounded-lg text-sm font-semibold text-accent-strong hover:underline ${focusRingClass}`}
         >
           {t("listing.clearFilters")}
         </button>

@@ -8,10 +8,11 @@ import { HOME_SKELETON_MS } from "@/components/timings";
 import { NewsletterBlock } from "@/components/NewsletterBlock";
 import { usePageTitle } from "@/components/page-title";
 import { useElapsedSince } from "@/components/use-delay";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { pickCarouselCategories } from "./carousel-categories";
 import { CategoryCarousels } from "./CategoryCarousels";
 import { SalesBanner } from "./SalesBanner";
-import { categoryListingPath } from "@/app/paths";
+import { categoryListingPath } from "@/components/paths";
 
 /** A carousel needs a few pages of cards, not the whole category: the count decides whether it shows. */
 const CAROUSEL_PRODUCTS = 12;
@@ -52,7 +53,7 @@ export function HomePage() {
             </h2>
             <Link
               to="/products?offset=1"
-              className="inline-flex shrink-0 items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+              className={`inline-flex shrink-0 items-center gap-1 rounded-lg text-sm font-semibold text-accent-strong hover:underline ${focusRingClass}`}
             >
               {t("catalog.allProducts")}
               <ArrowRight size={16} aria-hidden />
@@ -63,7 +64,7 @@ export function HomePage() {
               <li key={category.id} className="snap-start">
                 <Link
                   to={categoryListingPath(category.id)}
-                  className="flex w-28 flex-col items-center gap-2 lg:w-full rounded-2xl border border-line bg-card p-3 text-center text-xs font-medium text-ink shadow-sm transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                  className={`flex w-28 flex-col items-center gap-2 lg:w-full rounded-2xl border border-line bg-card p-3 text-center text-xs font-medium text-ink shadow-sm transition hover:border-accent hover:text-accent-strong ${focusRingClass}`}
                 >
                   <img
                     src={category.image}

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { pageNumbers, withPage } from "./listing-query";
 
-const itemClass =
-  "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-xl px-3 text-sm font-medium tabular-nums transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+const itemClass = `inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-xl px-3 text-sm font-medium tabular-nums transition ${focusRingClass}`;
 
 /** The page bar under the grid: previous, page numbers around the current one, next. */
 export function Pagination({

@@ -7,7 +7,7 @@ import { saleLabel, saleRunsOn } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
 import { BANNER_INTERVAL_MS } from "@/components/timings";
 import { Skeleton } from "@/components/ui/Skeleton";
-import { categoryListingPath } from "@/app/paths";
+import { categoryListingPath } from "@/components/paths";
 
 /** SPEC.md §9: the banner shows 4 slides. */
 export const BANNER_SLIDES = 4;

@@ -30,6 +30,7 @@ import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { shortageFix, shortageOf, type Shortage } from "./shortage";
 
 const PENDING = ["pending"] as const;
@@ -319,7 +320,7 @@ function PaymentSummary({ lines }: { lines: Line[] }) {
             id={selectId}
             value={directionId}
             onChange={(event) => setChosen(Number(event.target.value))}
-            className="h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            className={`h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink ${focusRingClass}`}
           >
             {addresses.map((address) => (
               <option key={address.id} value={address.id}>

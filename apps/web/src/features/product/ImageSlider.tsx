@@ -2,9 +2,9 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
+import { focusRingClass } from "@/components/ui/focus-ring";
 
-const arrowClass =
-  "absolute top-1/2 grid h-11 w-11 -translate-y-1/2 place-items-center rounded-full border border-line bg-card/90 text-ink shadow-md backdrop-blur transition hover:border-accent hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+const arrowClass = `absolute top-1/2 grid h-11 w-11 -translate-y-1/2 place-items-center rounded-full border border-line bg-card/90 text-ink shadow-md backdrop-blur transition hover:border-accent hover:text-accent-strong ${focusRingClass}`;
 
 /** The product's pictures with thumbnails (SPEC.md §2); previous and next wrap around at both ends. */
 export function ImageSlider({ images }: { images: Product["images"] }) {
@@ -68,7 +68,7 @@ export function ImageSlider({ images }: { images: Product["images"] }) {
                 onClick={() => setIndex(position)}
                 aria-label={t("product.showPicture", { index: position + 1 })}
                 aria-current={position === current}
-                className={`block h-16 w-20 overflow-hidden rounded-xl border-2 bg-accent-soft transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent sm:h-20 sm:w-24 ${
+                className={`block h-16 w-20 overflow-hidden rounded-xl border-2 bg-accent-soft transition ${focusRingClass} sm:h-20 sm:w-24 ${
                   position === current ? "border-accent" : "border-transparent opacity-70 hover:opacity-100"
                 }`}
               >

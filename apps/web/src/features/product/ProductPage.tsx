@@ -4,13 +4,14 @@ import { Truck } from "lucide-react";
 import { priceToday } from "@voltio/domain/pricing";
 import { ApiError } from "@/api/client";
 import { usePricingContext, useProduct } from "@/api/catalog";
-import { NotFoundPage } from "@/app/NotFoundPage";
+import { NotFoundPage } from "@/components/NotFoundPage";
 import { ListToggleButton } from "@/components/ListToggleButton";
 import { Card } from "@/components/ui/Card";
 import { usePageTitle } from "@/components/page-title";
 import { DiscountBadge } from "@/components/ui/DiscountBadge";
 import { PriceTag } from "@/components/ui/PriceTag";
 import { Skeleton } from "@/components/ui/Skeleton";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { BuyButton } from "./BuyButton";
 import { descriptionBullets } from "@voltio/domain/description";
 import { ImageSlider } from "./ImageSlider";
@@ -19,7 +20,7 @@ import { ReviewsSection } from "./ReviewsSection";
 import { RatingSummary } from "@/components/ui/Stars";
 import { textLinkClass } from "@/components/ui/text-link";
 import { StockText } from "./StockText";
-import { categoryListingPath } from "@/app/paths";
+import { categoryListingPath } from "@/components/paths";
 import { LoadError } from "@/components/LoadError";
 
 function ProductSkeleton() {
@@ -67,7 +68,7 @@ export function ProductPage() {
               <li key={category.id}>
                 <Link
                   to={categoryListingPath(category.id)}
-                  className="inline-block rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold text-accent-strong transition hover:bg-accent hover:text-on-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                  className={`inline-block rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold text-accent-strong transition hover:bg-accent hover:text-on-accent ${focusRingClass}`}
                 >
                   {category.name}
                 </Link>

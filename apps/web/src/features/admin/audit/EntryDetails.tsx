@@ -1,4 +1,5 @@
 import { useTranslation } from "@/i18n";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { changesOf, shown } from "./changes";
 
 /**
@@ -53,7 +54,9 @@ export function EntryDetails({ details, id }: { details: unknown; id: string }) 
         </div>
       )}
       <details className="group rounded-xl border border-line" open={changes === null}>
-        <summary className="cursor-pointer rounded-xl px-3 py-2 text-xs font-medium text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
+        <summary
+          className={`cursor-pointer rounded-xl px-3 py-2 text-xs font-medium text-accent-strong ${focusRingClass}`}
+        >
           {t("admin.audit.raw")}
         </summary>
         {/* A long record scrolls: the keyboard reaches it too. */}

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { ChevronRight, TriangleAlert } from "lucide-react";
 import { useTranslation } from "@/i18n";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { usePaymentsNeedingAttention } from "../payments/api";
 
 /**
@@ -14,7 +15,7 @@ export function PaymentsAttention() {
   return (
     <Link
       to="/admin/payments?attention=true"
-      className="flex items-center gap-3 rounded-2xl border border-sale bg-card p-4 text-sm font-semibold text-ink shadow-[inset_4px_0_0_var(--color-sale)] hover:bg-sale/5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+      className={`flex items-center gap-3 rounded-2xl border border-sale bg-card p-4 text-sm font-semibold text-ink shadow-[inset_4px_0_0_var(--color-sale)] hover:bg-sale/5 ${focusRingClass}`}
     >
       <TriangleAlert size={18} aria-hidden className="shrink-0 text-sale" />
       <span className="flex-1">{t("admin.dashboard.paymentsAttention", { count })}</span>

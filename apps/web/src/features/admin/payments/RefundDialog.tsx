@@ -6,6 +6,7 @@ import { formatDollars, toDollars } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import { Button } from "@/components/ui/Button";
 import { Modal } from "@/components/ui/Modal";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import {
   REASON_MAX,
   checkRefund,
@@ -158,7 +159,7 @@ function RefundForm({
             id={confirmTextId}
             ref={confirmText}
             tabIndex={-1}
-            className="rounded-lg text-base font-semibold text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            className={`rounded-lg text-base font-semibold text-ink ${focusRingClass}`}
           >
             {t("admin.payments.dialog.confirmTitle", { amount: amountText })}
           </p>

@@ -4,6 +4,7 @@ import type { Sale } from "@voltio/domain/catalog";
 import { DiscountBadge } from "@/components/ui/DiscountBadge";
 import { IconButton } from "@/components/ui/IconButton";
 import { Card } from "@/components/ui/Card";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { dayName } from "./draft";
 
 /** The first names of a long list; the rest are counted. */
@@ -57,7 +58,7 @@ export function SaleList({ sales, selectedId, onPick, onDelete }: SaleListProps)
                       aria-pressed={selected}
                       aria-label={t("admin.sales.list.edit", { description: sale.description })}
                       onClick={() => onPick(sale)}
-                      className="group inline-flex max-w-full items-start gap-2 rounded text-left hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                      className={`group inline-flex max-w-full items-start gap-2 rounded text-left hover:text-accent-strong ${focusRingClass}`}
                     >
                       <span className="min-w-0 break-words">{sale.description}</span>
                       <Pencil

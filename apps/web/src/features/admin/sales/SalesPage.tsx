@@ -11,6 +11,7 @@ import { usePageTitle } from "@/components/page-title";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { afterSaleChange, deleteSale, saveSale, useSaleList } from "./api";
 import {
   checkDraft,
@@ -211,7 +212,7 @@ export function SalesPage() {
               aria-controls={`sales-panel-${name}`}
               tabIndex={tab === name ? 0 : -1}
               onClick={() => setTab(name)}
-              className="flex h-10 flex-1 items-center justify-center gap-2 rounded-xl px-4 text-sm font-medium whitespace-nowrap text-muted transition hover:text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent aria-selected:bg-accent aria-selected:text-on-accent aria-selected:shadow-sm sm:flex-none"
+              className={`flex h-10 flex-1 items-center justify-center gap-2 rounded-xl px-4 text-sm font-medium whitespace-nowrap text-muted transition hover:text-ink ${focusRingClass} aria-selected:bg-accent aria-selected:text-on-accent aria-selected:shadow-sm sm:flex-none`}
             >
               {name === "active" ? (
                 <ListChecks size={16} aria-hidden />

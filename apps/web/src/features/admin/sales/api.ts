@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import type { SaleInput } from "@voltio/domain/admin";
 import type { ProductList, Sale } from "@voltio/domain/catalog";
-import type { SaleDayName } from "./draft";
+import type { SALE_DAY_NAMES } from "@voltio/domain/weekday";
 import { apiFetch } from "@/api/client";
 import { ADMIN_KEY, refreshCatalogue } from "../api";
 import { uploadImage } from "../upload";
@@ -30,6 +30,9 @@ export function useBinderProducts() {
     staleTime: 60_000,
   });
 }
+
+/** The days the form offers (SPEC.md §3 Sale): monday..sunday and all, sent as these full names. */
+export type SaleDayName = (typeof SALE_DAY_NAMES)[number];
 
 /** What POST /sale and PUT /sale carry: the schema's values, with the day as the form's full name. */
 export type SaleBody = Omit<SaleInput, "day"> & { day: SaleDayName };

@@ -1,10 +1,7 @@
 import { SALE_MESSAGES, saleInputSchema } from "@voltio/domain/admin";
 import type { Sale } from "@voltio/domain/catalog";
 import { SALE_DAY_NAMES, type SaleDay } from "@voltio/domain/weekday";
-import type { SaleBody } from "./api";
-
-/** The days the form offers (SPEC.md §3 Sale): monday..sunday and all, sent as these full names. */
-export type SaleDayName = (typeof SALE_DAY_NAMES)[number];
+import type { SaleBody, SaleDayName } from "./api";
 
 /** A category or a product chosen in a binder. A product preselected by ?p= learns its name from the list. */
 export interface Chosen {

@@ -12,6 +12,7 @@ import { usePageTitle } from "@/components/page-title";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { capitalised } from "../format";
 import { PageBar } from "../PageBar";
 import { ProblemAlert } from "../ProblemAlert";
@@ -240,7 +241,7 @@ export function UsersPage() {
                           })}
                           aria-describedby={locked ? lockedId : undefined}
                           title={locked ? t("admin.users.firstAdmin") : undefined}
-                          className={`inline-flex h-9 items-center gap-1.5 rounded-full border px-3 text-xs font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed ${
+                          className={`inline-flex h-9 items-center gap-1.5 rounded-full border px-3 text-xs font-semibold transition ${focusRingClass} disabled:cursor-not-allowed ${
                             admin
                               ? "border-accent bg-accent-soft text-accent-strong enabled:hover:bg-accent enabled:hover:text-on-accent"
                               : "border-line bg-card text-ink enabled:hover:border-accent enabled:hover:text-accent-strong"

@@ -3,6 +3,7 @@ import { useTranslation } from "@/i18n";
 import { usePageTitle } from "@/components/page-title";
 import { buttonClass } from "@/components/ui/Button";
 
+/** The 404 screen: the router's catch-all, and the product page's for a product that doesn't exist. */
 export function NotFoundPage({ message }: { message?: string }) {
   const { t } = useTranslation();
   const title = message ?? t("notFound.title");
