@@ -5,7 +5,7 @@ import { orderNumber } from "@voltio/domain/order-status";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
 import { auditLog, bulkOrders, mailOutbox, orders, products, refunds } from "../../db/schema";
-import { csvField, ordersCsv } from "./admin";
+import { csvField, ordersCsv } from "./admin-export";
 
 /**
  * The back office's orders (issue 13 point 1): the list and its CSV export, and an admin moving any

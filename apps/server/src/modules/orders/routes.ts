@@ -39,7 +39,9 @@ import {
 } from "./service";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import { mergeGuestLists } from "./merge";
-import { changeBulkOrderStatus, changeOrderStatus, listAdminOrders, ordersCsv } from "./admin";
+import { ordersCsv } from "./admin-export";
+import { listAdminOrders } from "./admin-list";
+import { changeBulkOrderStatus, changeOrderStatus } from "./admin-status";
 
 const errors = {
   ...SIGNED_IN_ERRORS,
