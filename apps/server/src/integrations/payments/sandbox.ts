@@ -208,7 +208,7 @@ const TEXTS = {
   en: {
     title: "Voltio sandbox payment",
     intro: "This is the store's test payment page: no real card is charged.",
-    amount: "Amount",
+    charged: "Amount",
     card: "Card number",
     expiry: "Expiry (MM/YY)",
     cvc: "CVC",
@@ -230,7 +230,7 @@ const TEXTS = {
   es: {
     title: "Pago de prueba de Voltio",
     intro: "Esta es la página de pago de prueba de la tienda: no se cobra ninguna tarjeta real.",
-    amount: "Importe",
+    charged: "Importe",
     card: "Número de tarjeta",
     expiry: "Vencimiento (MM/AA)",
     cvc: "CVC",
@@ -333,7 +333,7 @@ function cardPage(
     `<h1>${escapeHtml(texts.title)}</h1>
 <p class="small">${escapeHtml(texts.intro)}</p>
 <p>${escapeHtml(charge.description)}</p>
-<p><strong>${escapeHtml(texts.amount)}: ${dollars(charge.amountCents)}</strong></p>
+<p><strong>${escapeHtml(texts.charged)}: ${dollars(charge.amountCents)}</strong></p>
 ${error ? `<p id="form-error" class="error" role="alert">${escapeHtml(error.error)}</p>` : ""}
 <form method="post" action="/pay/sandbox/${encodeURIComponent(charge.id)}">
 <label for="number">${escapeHtml(texts.card)}</label>
