@@ -21,7 +21,7 @@ import {
   useOrders,
   useRemoveListLine,
 } from "@/api/orders";
-import { startPayment } from "@/api/payments";
+import { startPayment } from "./api";
 import { useSession } from "@/api/session";
 import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";

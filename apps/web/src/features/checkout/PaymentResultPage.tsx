@@ -7,7 +7,7 @@ import type { FeedbackReply, OrderSummary } from "@voltio/domain/payments";
 import { formatDollars } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import { refreshOrders } from "@/api/orders";
-import { usePaymentFeedback } from "@/api/payments";
+import { usePaymentFeedback } from "./api";
 import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
 import { Button, buttonClass } from "@/components/ui/Button";

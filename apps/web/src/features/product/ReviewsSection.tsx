@@ -5,7 +5,7 @@ import { useTranslation } from "@/i18n";
 import { REVIEWABLE_STATUSES, REVIEW_CONTENT_MAX, type Review } from "@voltio/domain/reviews";
 import { ApiError } from "@/api/client";
 import { useBulkOrders, useOrders } from "@/api/orders";
-import { createReview, deleteReview, updateReview, useReviews } from "@/api/reviews";
+import { createReview, deleteReview, updateReview, useReviews } from "./api";
 import { useSession } from "@/api/session";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/Button";

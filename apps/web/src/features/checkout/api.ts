@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { FeedbackReply, PayReply, PaymentProviderName } from "@voltio/domain/payments";
-import { apiFetch } from "./client";
-import { SESSION_KEY } from "./session-key";
+import { apiFetch } from "@/api/client";
+import { SESSION_KEY } from "@/api/session-key";
 
 /** One item of POST /{provider}/pay as SPEC.md §7 words it; the server charges its own prices anyway. */
 export interface PayItem {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Review } from "@voltio/domain/reviews";
-import { apiFetch } from "./client";
-import { SESSION_KEY } from "./session-key";
+import { apiFetch } from "@/api/client";
+import { SESSION_KEY } from "@/api/session-key";
 
 /**
  * A product's reviews (SPEC.md §7 Reviews). The list depends on who asks (the caller's own review carries
