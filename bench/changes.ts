@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { productRenamer } from "./admin-edits";
 import { replaceSection } from "./report";
 import { startBenchServer, type BenchServer } from "./server";
 import { freshDemoDatabase, knob, reportWanted, serverEnv } from "./setup";
@@ -30,23 +31,7 @@ try {
   for (let i = 0; i < PROCESSES; i++)
     servers.push(await startBenchServer({ ...serverEnv(databaseUrl), DATA_DIR: dataDir }));
   const [a, ...others] = servers as [BenchServer, ...BenchServer[]];
-  const login = await fetch(`${a.base}/api/user/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "admin@voltio.test", password: "Admin1234!" }),
-  });
-  if (!login.ok) throw new Error(`admin login: ${login.status} ${await login.text()}`);
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const product = (await (await fetch(`${a.base}/api/products/1`)).json()) as {
-    title: string;
-    name: string;
-    price: number;
-    shippingCost: number;
-    description: string;
-    stock: number;
-    images: { url: string }[];
-    categories: { name: string }[];
-  };
+  const renamer = await productRenamer(a.base, 1);
 
   // Steady load on every process for the whole run.
   const loads = servers.map((server) =>
@@ -65,19 +50,9 @@ try {
   const delays: number[] = [];
   let missed = 0;
   for (let edit = 0; edit < EDITS; edit++) {
-    const title = `${product.title.slice(0, 200)} · edit ${edit}`;
+    const title = `${renamer.title.slice(0, 200)} · edit ${edit}`;
     const started = performance.now();
-    const reply = await fetch(`${a.base}/api/products/1`, {
-      method: "PUT",
-      headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
-      body: JSON.stringify({
-        ...product,
-        title,
-        images: product.images.map((image) => image.url),
-        categories: product.categories.map((category) => category.name),
-      }),
-    });
-    if (!reply.ok) throw new Error(`edit ${edit}: ${reply.status} ${await reply.text()}`);
+    await renamer.rename(title);
     const committed = performance.now();
     await Promise.all(
       others.map(async (server) => {

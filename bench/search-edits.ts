@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { productRenamer } from "./admin-edits";
 import { startBenchServer, type BenchServer } from "./server";
 
 const TICKS_PER_SECOND = 100; // Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times
@@ -52,39 +53,12 @@ export async function benchmarkEdits(
     const [a, b] = servers as [BenchServer, BenchServer];
     // Both build their index before anything is measured.
     await Promise.all(servers.map((server) => fetch(`${server.base}${options.searchPath}`)));
-    const login = await fetch(`${a.base}/api/user/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "admin@voltio.test", password: "Admin1234!" }),
-    });
-    if (!login.ok) throw new Error(`admin login: ${login.status} ${await login.text()}`);
-    const { accessToken } = (await login.json()) as { accessToken: string };
-    const id = options.productId;
-    const product = (await (await fetch(`${a.base}/api/products/${id}`)).json()) as {
-      title: string;
-      name: string;
-      price: number;
-      shippingCost: number;
-      description: string;
-      stock: number;
-      images: { url: string }[];
-      categories: { name: string }[];
-    };
+    const renamer = await productRenamer(a.base, options.productId);
     let edits = 0;
     /** One admin edit through A: a new word in the title each time. */
     const edit = async () => {
       const word = `edited${++edits}`;
-      const reply = await fetch(`${a.base}/api/products/${id}`, {
-        method: "PUT",
-        headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
-        body: JSON.stringify({
-          ...product,
-          title: `${product.title.slice(0, 200)} ${word}`,
-          images: product.images.map((image) => image.url),
-          categories: product.categories.map((category) => category.name),
-        }),
-      });
-      if (!reply.ok) throw new Error(`edit: ${reply.status} ${await reply.text()}`);
+      await renamer.rename(`${renamer.title.slice(0, 200)} ${word}`);
       return word;
     };
     const updateSeconds = async (server: BenchServer) => {

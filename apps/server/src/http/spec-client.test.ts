@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ORDERS_LIST_MAX } from "@voltio/domain/admin-orders";
+import type { Product } from "@voltio/domain/catalog";
 import { createTestApp, type TestContext } from "../../test/app";
 import { shop, type Headers, type Shop } from "../../test/shop";
 
@@ -18,20 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface ProductReply {
-  id: number;
-  title: string;
-  name: string;
-  price: number;
-  shippingCost: number;
-  description: string;
-  stock: number;
-  images: { url: string; altText: string }[];
-  categories: { id: number; name: string }[];
-}
-
 const product = async (id: number) =>
-  (await t.app.inject({ url: `/api/products/${id}` })).json<ProductReply>();
+  (await t.app.inject({ url: `/api/products/${id}` })).json<Product>();
 const refusal = (reply: { statusCode: number; json: () => unknown }) => {
   expect(reply.statusCode).toBe(400);
   return reply.json() as { error: string; details: { field: string; reason: string }[] };
