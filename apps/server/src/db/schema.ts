@@ -249,6 +249,7 @@ export const bulkOrders = pgTable(
     status: orderStatusEnum("status").notNull().default("pending"),
     combinedPriceCents: integer("combined_price_cents").notNull(),
     combinedShippingCostCents: integer("combined_shipping_cost_cents").notNull(),
+    /** The provider's id of the payment that paid it (providerPaymentId), under SPEC's name. */
     purchaseId: text("purchase_id"),
     serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),
     localPurchaseDate: text("local_purchase_date"),
@@ -284,6 +285,7 @@ export const orders = pgTable(
     salePercentage: integer("sale_percentage"),
     /** Units sold at the 'on Nth unit' discount: the checkout charges them as a line of their own. */
     discountedUnits: integer("discounted_units"),
+    /** The provider's id of the payment that paid it (providerPaymentId), under SPEC's name. */
     purchaseId: text("purchase_id"),
     bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id),
     serverPurchaseDate: timestamp("server_purchase_date", { withTimezone: true }),
@@ -329,7 +331,8 @@ export const checkouts = pgTable(
     /** Where the shopper returns: the store's own origin, checked when the checkout is made. */
     baseUrl: text("base_url").notNull(),
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>().notNull(),
-    paymentId: text("payment_id"),
+    /** The provider's id of the payment that paid it (SPEC's replies call it purchaseId). */
+    providerPaymentId: text("provider_payment_id"),
     /** When its stock holds end: an open checkout past it is no longer paid for goods it holds. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().defaultNow(),
     /** The re-check worker's last look at it with the provider (issue 21 point 5). */

@@ -425,14 +425,14 @@ const MATRIX: Record<string, Row> = {
           amountCents: 1000,
           baseUrl: "http://localhost:3000",
           shippingAddress: { ...ADDRESS, floor: null, unit: null },
-          paymentId: `sbx_pay_matrix_${++serial}`,
+          providerPaymentId: `sbx_pay_matrix_${++serial}`,
         })
         .returning();
       const [payment] = await t.database.db
         .insert(payments)
         .values({
           provider: "sandbox",
-          providerPaymentId: checkout!.paymentId!,
+          providerPaymentId: checkout!.providerPaymentId!,
           status: "approved",
           amountCents: 1000,
           checkoutId: checkout!.id,

@@ -19,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const product = async (id: number) =>
-  (await t.app.inject({ url: `/api/products/${id}` })).json<Product>();
+const product = async (id: number) => (await t.app.inject({ url: `/api/products/${id}` })).json<Product>();
 const refusal = (reply: { statusCode: number; json: () => unknown }) => {
   expect(reply.statusCode).toBe(400);
   return reply.json() as { error: string; details: { field: string; reason: string }[] };

@@ -227,13 +227,13 @@ export function mercadoPagoProvider(settings: MercadoPagoSettings): PaymentProvi
       return payment && { eventId: requestId, payment };
     },
 
-    async refund(paymentId, amountCents, idempotencyKey) {
-      if (!PAYMENT_ID.test(paymentId))
-        throw new InvalidInput("paymentId", "must be a Mercado Pago payment id");
+    async refund(providerPaymentId, amountCents, idempotencyKey) {
+      if (!PAYMENT_ID.test(providerPaymentId))
+        throw new InvalidInput("providerPaymentId", "must be a Mercado Pago payment id");
       // The key is the caller's: a retry after a lost answer, now or by a later run, makes no second refund.
       const answer = await call(
         "POST",
-        `/v1/payments/${paymentId}/refunds`,
+        `/v1/payments/${providerPaymentId}/refunds`,
         { amount: amountCents / 100 },
         idempotencyKey,
       );
@@ -242,7 +242,7 @@ export function mercadoPagoProvider(settings: MercadoPagoSettings): PaymentProvi
       if (!status)
         throw new UpstreamUnavailable(
           UPSTREAM,
-          `refund ${refund.id} of payment ${paymentId} is ${refund.status}`,
+          `refund ${refund.id} of payment ${providerPaymentId} is ${refund.status}`,
         );
       return { id: String(refund.id), status };
     },

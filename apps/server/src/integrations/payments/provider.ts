@@ -93,7 +93,7 @@ export interface PaymentProvider {
    * Gives back `amountCents` of a payment. The same idempotency key twice makes one refund (a retry after a
    * lost answer is safe). Throws UpstreamUnavailable when the provider can't be reached or refuses.
    */
-  refund(paymentId: string, amountCents: number, idempotencyKey: string): Promise<ProviderRefund>;
+  refund(providerPaymentId: string, amountCents: number, idempotencyKey: string): Promise<ProviderRefund>;
   /** Stops a checkout from taking payments (it was replaced or its hold ended); one already paid stays so. */
   closeCheckout(providerCheckoutId: string): Promise<void>;
   /**

@@ -212,18 +212,22 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       return payment && { eventId: id, payment };
     },
 
-    async refund(paymentId, amountCents, idempotencyKey): Promise<ProviderRefund> {
-      if (!PAYMENT_INTENT_ID.test(paymentId))
-        throw new InvalidInput("paymentId", "must be a Stripe PaymentIntent id");
+    async refund(providerPaymentId, amountCents, idempotencyKey): Promise<ProviderRefund> {
+      if (!PAYMENT_INTENT_ID.test(providerPaymentId))
+        throw new InvalidInput("providerPaymentId", "must be a Stripe PaymentIntent id");
       const refund = await ask("POST /v1/refunds", () =>
-        stripe.refunds.create({ payment_intent: paymentId, amount: amountCents }, { idempotencyKey }),
+        stripe.refunds.create({ payment_intent: providerPaymentId, amount: amountCents }, { idempotencyKey }),
       );
-      if (!refund) throw new UpstreamUnavailable(UPSTREAM, `has no PaymentIntent ${paymentId} to refund`);
+      if (!refund)
+        throw new UpstreamUnavailable(UPSTREAM, `has no PaymentIntent ${providerPaymentId} to refund`);
       // A card refund succeeds at once; some methods take days (pending) or need the buyer (requires_action).
       if (refund.status === "succeeded") return { id: refund.id, status: "succeeded" };
       if (refund.status === "pending" || refund.status === "requires_action")
         return { id: refund.id, status: "pending" };
-      throw new UpstreamUnavailable(UPSTREAM, `refund ${refund.id} of ${paymentId} is ${refund.status}`);
+      throw new UpstreamUnavailable(
+        UPSTREAM,
+        `refund ${refund.id} of ${providerPaymentId} is ${refund.status}`,
+      );
     },
 
     async closeCheckout(sessionId) {

@@ -257,7 +257,7 @@ async function expectInvariants(world: World) {
     .select({
       id: payments.id,
       amountCents: payments.amountCents,
-      paysItsCheckout: sql<boolean>`${checkouts.status} = 'paid' and ${checkouts.paymentId} = ${payments.providerPaymentId}`,
+      paysItsCheckout: sql<boolean>`${checkouts.status} = 'paid' and ${checkouts.providerPaymentId} = ${payments.providerPaymentId}`,
       refundedCents: sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from ${refunds} r
         where r.payment_id = ${payments.id} and r.status in ('pending', 'succeeded'))`,
     })

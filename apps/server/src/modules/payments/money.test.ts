@@ -73,7 +73,7 @@ async function unaccounted() {
     .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
     .where(
       sql`${payments.status} = 'approved' and ${payments.refundedCents} < ${payments.amountCents}
-        and not (${checkouts.status} = 'paid' and ${checkouts.paymentId} = ${payments.providerPaymentId})`,
+        and not (${checkouts.status} = 'paid' and ${checkouts.providerPaymentId} = ${payments.providerPaymentId})`,
     );
   return rows.length;
 }

@@ -28,7 +28,7 @@ const addressLine = (address: ShippingAddress) =>
 export function orderConfirmation(
   checkout: { id: number; shippingAddress: ShippingAddress },
   to: string,
-  paymentId: string,
+  providerPaymentId: string,
   lines: SettledLine[],
 ): MailMessage {
   const products = lines.reduce((sum, line) => sum + (line.lineTotalCents ?? 0), 0);
@@ -40,7 +40,7 @@ export function orderConfirmation(
     subject: `Voltio: order ${number} confirmed / pedido ${number} confirmado`,
     dedupeKey: `order-confirmation:checkout:${checkout.id}`,
     text: [
-      `Thank you for your purchase! Your payment ${paymentId} was approved.`,
+      `Thank you for your purchase! Your payment ${providerPaymentId} was approved.`,
       "",
       ...items,
       `Products: ${dollars(products)}`,
@@ -50,24 +50,24 @@ export function orderConfirmation(
       `Ship to: ${addressLine(checkout.shippingAddress)}`,
       "",
       "—",
-      `¡Gracias por tu compra! Tu pago ${paymentId} fue aprobado. Total: ${dollars(products + shipping)}.`,
+      `¡Gracias por tu compra! Tu pago ${providerPaymentId} fue aprobado. Total: ${dollars(products + shipping)}.`,
       `Envío a: ${addressLine(checkout.shippingAddress)}`,
     ].join("\n"),
   };
 }
 
-export function refundNotice(checkout: { id: number }, to: string, paymentId: string): MailMessage {
+export function refundNotice(checkout: { id: number }, to: string, providerPaymentId: string): MailMessage {
   const number = orderNumber(checkout.id);
   return {
     to,
     subject: `Voltio: order ${number} can't be completed / el pedido ${number} no puede completarse`,
     dedupeKey: `order-refund:checkout:${checkout.id}`,
     text: [
-      `We received your payment ${paymentId}, but the products ran out before it arrived.`,
+      `We received your payment ${providerPaymentId}, but the products ran out before it arrived.`,
       "Your order was cancelled and your payment is being refunded to your card.",
       "",
       "—",
-      `Recibimos tu pago ${paymentId}, pero los productos se agotaron antes de que llegara.`,
+      `Recibimos tu pago ${providerPaymentId}, pero los productos se agotaron antes de que llegara.`,
       "Tu pedido fue cancelado y estamos devolviendo el pago a tu tarjeta.",
     ].join("\n"),
   };
@@ -77,7 +77,7 @@ export function refundNotice(checkout: { id: number }, to: string, paymentId: st
 export function refundMail(
   checkout: { id: number },
   to: string,
-  paymentId: string,
+  providerPaymentId: string,
   amountCents: number,
   key: string,
 ): MailMessage {
@@ -87,11 +87,11 @@ export function refundMail(
     subject: `Voltio: refund for order ${number} / reembolso del pedido ${number}`,
     dedupeKey: `order-refund:${key}`,
     text: [
-      `The store is refunding ${dollars(amountCents)} of your payment ${paymentId} for order ${number}.`,
+      `The store is refunding ${dollars(amountCents)} of your payment ${providerPaymentId} for order ${number}.`,
       "It reaches your card within a few days, depending on your bank.",
       "",
       "—",
-      `La tienda te está reembolsando ${dollars(amountCents)} de tu pago ${paymentId} del pedido ${number}.`,
+      `La tienda te está reembolsando ${dollars(amountCents)} de tu pago ${providerPaymentId} del pedido ${number}.`,
       "Llega a tu tarjeta en unos días, según tu banco.",
     ].join("\n"),
   };

@@ -70,7 +70,9 @@ export async function refundCancelledPurchase(tx: Db, checkoutId: number | null,
     .select({ id: payments.id, amountCents: payments.amountCents, refundedCents: payments.refundedCents })
     .from(payments)
     .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
-    .where(and(eq(payments.checkoutId, checkoutId), eq(checkouts.paymentId, payments.providerPaymentId)));
+    .where(
+      and(eq(payments.checkoutId, checkoutId), eq(checkouts.providerPaymentId, payments.providerPaymentId)),
+    );
   if (!payment) return false;
   return queueRefund(tx, {
     paymentId: payment.id,
@@ -175,7 +177,7 @@ export async function runDueRefunds(
 /** An approved payment is accounted for when it paid its checkout or was given back in full. */
 const ACCOUNTED = sql`(${payments.status} <> 'approved'
   or ${payments.refundedCents} >= ${payments.amountCents}
-  or (${checkouts.status} = 'paid' and ${checkouts.paymentId} = ${payments.providerPaymentId}))`;
+  or (${checkouts.status} = 'paid' and ${checkouts.providerPaymentId} = ${payments.providerPaymentId}))`;
 
 /** What the owner must look at: money not accounted for, a dispute, a refund the provider would not take. */
 const NEEDS_ATTENTION = sql`(not ${ACCOUNTED} or ${payments.disputed}
@@ -272,7 +274,8 @@ export async function refundPayment(db: Db, actor: Caller, paymentId: number, bo
     await queueRefund(tx, { paymentId, amountCents, reason: body.reason, requestedBy: actor.id });
 
     const full = amountCents === left;
-    const isThisPurchase = checkout!.status === "paid" && checkout!.paymentId === payment.providerPaymentId;
+    const isThisPurchase =
+      checkout!.status === "paid" && checkout!.providerPaymentId === payment.providerPaymentId;
     if (full && isThisPurchase) {
       if (checkout!.bulkOrderIds.length)
         await tx

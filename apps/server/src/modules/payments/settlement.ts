@@ -126,7 +126,7 @@ export async function settlePayment(
       await tx.update(bulkOrders).set(refunded).where(eq(bulkOrders.checkoutId, checkout.id));
     }
 
-    if (checkout.paymentId === payment.id) {
+    if (checkout.providerPaymentId === payment.id) {
       if (checkout.status === "paid") return settled("approved");
       if (checkout.status === "refund_needed" || checkout.status === "amount_mismatch")
         return settled(checkout.status);
@@ -143,7 +143,7 @@ export async function settlePayment(
       if (checkout.status === "open" || checkout.status === "expired") {
         await tx
           .update(checkouts)
-          .set({ status: outcome, paymentId: payment.id })
+          .set({ status: outcome, providerPaymentId: payment.id })
           .where(eq(checkouts.id, checkout.id));
         await releaseHolds(tx, checkout.id);
       }
@@ -229,7 +229,7 @@ export async function settlePayment(
       await tx.update(bulkOrders).set(finished).where(inArray(bulkOrders.id, checkout.bulkOrderIds));
     await tx
       .update(checkouts)
-      .set({ status: "paid", paymentId: payment.id })
+      .set({ status: "paid", providerPaymentId: payment.id })
       .where(eq(checkouts.id, checkout.id));
     const titles = await tx
       .select({ id: products.id, title: products.title })

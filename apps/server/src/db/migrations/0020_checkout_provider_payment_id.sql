@@ -1,0 +1,2 @@
+-- One name for the provider's id of a payment (issue 25 point 4): provider_payment_id, as on payments; SPEC's replies call it purchaseId.
+ALTER TABLE "checkouts" RENAME COLUMN "payment_id" TO "provider_payment_id";
