@@ -1,4 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
 import { Check, Pencil } from "lucide-react";
 import type { ZodType } from "zod";
@@ -47,18 +49,22 @@ export function EditButtons({
  * again. The domain's rule is checked first and, when it fails, shown like on the register form.
  */
 export function EditableField({
+  name,
   label,
   value,
-  rule,
+  schema,
   save,
   type = "text",
   autoComplete,
   locked,
   note,
 }: {
+  /** The field's key in `schema`. */
+  name: string;
   label: string;
   value: string;
-  rule: ZodType<string>;
+  /** The domain's rule for this one field, e.g. `registerSchema.pick({ firstName: true })`. */
+  schema: ZodType<Record<string, string>, Record<string, string>>;
   save: (value: string) => Promise<boolean>;
   type?: string;
   autoComplete?: string;
@@ -67,50 +73,53 @@ export function EditableField({
   note?: ReactNode;
 }) {
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(value);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useForm<Record<string, string>>({
+    resolver: zodResolver(schema),
+    defaultValues: { [name]: value },
+    reValidateMode: "onSubmit",
+    // The failed rule shows in the emptied box; the focus stays on the confirm button.
+    shouldFocusError: false,
+  });
+  const { errors, isSubmitting } = form.formState;
 
   const toggle = () => {
     setEditing((on) => !on);
-    setDraft(value);
-    setError(undefined);
+    form.reset({ [name]: value });
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    const checked = rule.safeParse(draft);
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message);
-      setDraft("");
-      return;
-    }
-    setBusy(true);
-    const saved = await save(checked.data);
-    setBusy(false);
-    if (saved) {
-      setEditing(false);
-      setError(undefined);
-    }
-  };
+  const submit = form.handleSubmit(
+    async (checked) => {
+      if (await save(checked[name]!)) setEditing(false);
+    },
+    () => form.setValue(name, ""),
+  );
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate className="flex items-start gap-2">
-      <TextField
-        className="min-w-0 flex-1"
-        label={label}
-        type={type}
-        autoComplete={autoComplete}
-        value={editing ? draft : value}
-        disabled={!editing}
-        error={error}
-        onChange={(event) => {
-          setDraft(event.target.value);
-          setError(undefined);
-        }}
+    <form
+      onSubmit={(event) => (editing ? void submit(event) : event.preventDefault())}
+      noValidate
+      className="flex items-start gap-2"
+    >
+      <Controller
+        control={form.control}
+        name={name}
+        render={({ field }) => (
+          <TextField
+            className="min-w-0 flex-1"
+            label={label}
+            type={type}
+            autoComplete={autoComplete}
+            value={editing ? field.value : value}
+            disabled={!editing}
+            error={errors[name]?.message}
+            onChange={(event) => {
+              field.onChange(event.target.value);
+              form.clearErrors(name);
+            }}
+          />
+        )}
       />
-      {locked ? note : <EditButtons label={label} editing={editing} onToggle={toggle} busy={busy} />}
+      {locked ? note : <EditButtons label={label} editing={editing} onToggle={toggle} busy={isSubmitting} />}
     </form>
   );
 }

@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { passwordChangeSchema } from "@voltio/domain/account";
@@ -10,6 +12,8 @@ import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
 import { EditButtons } from "./EditableField";
 
+const EMPTY = { prevPassword: "", newPassword: "" };
+
 /**
  * The password row: the old password is required, and the new-password box opens only once the old one has
  * text (SPEC.md §4). Both empty → 'Fill in the corresponding fields' (SPEC.md §5).
@@ -18,76 +22,89 @@ export function PasswordRow() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [prevPassword, setPrevPassword] = useState("");
-  const [newPassword, setNewPassword] = useState("");
-  const [newError, setNewError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useForm({
+    resolver: zodResolver(passwordChangeSchema),
+    defaultValues: EMPTY,
+    reValidateMode: "onSubmit",
+    // Only the new-password box shows a rule; the focus stays on the confirm button.
+    shouldFocusError: false,
+  });
+  const { errors, isSubmitting } = form.formState;
+  const prevPassword = useWatch({ control: form.control, name: "prevPassword" });
 
-  const reset = () => {
-    setPrevPassword("");
-    setNewPassword("");
-    setNewError(undefined);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    const checked = passwordChangeSchema.safeParse({ prevPassword, newPassword });
-    if (!checked.success) {
-      const message = checked.error.issues[0]?.message ?? ACCOUNT_MESSAGES.fillPasswords;
+  const submit = form.handleSubmit(
+    async (values) => {
+      try {
+        storeUser(client, await updateUser(values));
+        showToast(t("profile.updated"));
+        form.reset(EMPTY);
+        setEditing(false);
+      } catch (error) {
+        if (error instanceof ApiError && error.message.includes("incorrect")) {
+          showToast(t("auth.passwordIncorrect"), "error");
+          form.setValue("prevPassword", "");
+        } else {
+          showToast(failureText(t, error), "error");
+        }
+      }
+    },
+    (invalid) => {
+      // The first failed rule decides: an empty box is a toast, any other shows in the new-password box.
+      const message =
+        (invalid.prevPassword ?? invalid.newPassword)?.message ?? ACCOUNT_MESSAGES.fillPasswords;
+      form.clearErrors();
       if (message === ACCOUNT_MESSAGES.fillPasswords) {
         showToast(ruleText(t, message), "error");
       } else {
-        setNewError(message);
-        setNewPassword("");
+        form.setError("newPassword", { type: "validate", message });
+        form.setValue("newPassword", "");
       }
-      return;
-    }
-    setBusy(true);
-    try {
-      storeUser(client, await updateUser(checked.data));
-      showToast(t("profile.updated"));
-      reset();
-      setEditing(false);
-    } catch (error) {
-      if (error instanceof ApiError && error.message.includes("incorrect")) {
-        showToast(t("auth.passwordIncorrect"), "error");
-        setPrevPassword("");
-      } else {
-        showToast(failureText(t, error), "error");
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate className="flex items-start gap-2">
+    <form
+      onSubmit={(event) => (editing ? void submit(event) : event.preventDefault())}
+      noValidate
+      className="flex items-start gap-2"
+    >
       <div className="grid min-w-0 flex-1 gap-3 sm:grid-cols-2">
-        <TextField
-          label={t("profile.oldPassword")}
-          type="password"
-          autoComplete="current-password"
-          value={editing ? prevPassword : ""}
-          placeholder={editing ? undefined : "••••••••"}
-          disabled={!editing}
-          onChange={(event) => {
-            setPrevPassword(event.target.value);
-            if (!event.target.value) setNewPassword("");
-          }}
+        <Controller
+          control={form.control}
+          name="prevPassword"
+          render={({ field }) => (
+            <TextField
+              label={t("profile.oldPassword")}
+              type="password"
+              autoComplete="current-password"
+              value={editing ? field.value : ""}
+              placeholder={editing ? undefined : "••••••••"}
+              disabled={!editing}
+              onChange={(event) => {
+                field.onChange(event.target.value);
+                if (!event.target.value) form.setValue("newPassword", "");
+              }}
+            />
+          )}
         />
-        <TextField
-          label={t("profile.newPassword")}
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          placeholder={editing && prevPassword ? t("accountRules.passwordTooShort") : undefined}
-          disabled={!editing || !prevPassword}
-          error={newError}
-          onChange={(event) => {
-            setNewPassword(event.target.value);
-            setNewError(undefined);
-          }}
+        <Controller
+          control={form.control}
+          name="newPassword"
+          render={({ field }) => (
+            <TextField
+              label={t("profile.newPassword")}
+              type="password"
+              autoComplete="new-password"
+              value={field.value}
+              placeholder={editing && prevPassword ? t("accountRules.passwordTooShort") : undefined}
+              disabled={!editing || !prevPassword}
+              error={errors.newPassword?.message}
+              onChange={(event) => {
+                field.onChange(event.target.value);
+                form.clearErrors("newPassword");
+              }}
+            />
+          )}
         />
       </div>
       <EditButtons
@@ -95,9 +112,9 @@ export function PasswordRow() {
         editing={editing}
         onToggle={() => {
           setEditing((on) => !on);
-          reset();
+          form.reset(EMPTY);
         }}
-        busy={busy}
+        busy={isSubmitting}
       />
     </form>
   );

@@ -2,13 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { MapPin, Pencil } from "lucide-react";
-import {
-  emailSchema,
-  firstNameSchema,
-  lastNameSchema,
-  type User,
-  type UserUpdate,
-} from "@voltio/domain/account";
+import { registerSchema, type User, type UserUpdate } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
@@ -18,6 +12,11 @@ import { showToast } from "@/components/ui/toast";
 import { AddressesDialog } from "./AddressesDialog";
 import { EditableField } from "./EditableField";
 import { PasswordRow } from "./PasswordRow";
+
+// Each row is a form of one field, checked by the register form's rule for it.
+const FIRST_NAME = registerSchema.pick({ firstName: true });
+const LAST_NAME = registerSchema.pick({ lastName: true });
+const EMAIL = registerSchema.pick({ email: true });
 
 /** 'User Data' (SPEC.md §2): first name, last name, e-mail, password (not for Google users), addresses. */
 export function UserDataCard({ user }: { user: User }) {
@@ -48,14 +47,16 @@ export function UserDataCard({ user }: { user: User }) {
           <EditableField
             label={t("auth.firstName")}
             value={user.firstName}
-            rule={firstNameSchema}
+            name="firstName"
+            schema={FIRST_NAME}
             autoComplete="given-name"
             save={(firstName) => save({ firstName })}
           />
           <EditableField
             label={t("auth.lastName")}
             value={user.lastName}
-            rule={lastNameSchema}
+            name="lastName"
+            schema={LAST_NAME}
             autoComplete="family-name"
             save={(lastName) => save({ lastName })}
           />
@@ -64,7 +65,8 @@ export function UserDataCard({ user }: { user: User }) {
           label={t("auth.email")}
           type="email"
           value={user.email}
-          rule={emailSchema}
+          name="email"
+          schema={EMAIL}
           autoComplete="email"
           save={(email) => save({ email })}
           locked={user.googleUser}
