@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from "react";
 import { Filter } from "lucide-react";
 import { Button } from "@/components/ui/Button";
+import { Field } from "./Field";
 
 /** A positive whole number from the URL or a typed box; undefined for anything else. */
 export const positiveId = (value: string | null) => {
@@ -28,10 +29,7 @@ export function useUserIdBox(current: number | undefined) {
 export function UserIdBox({ label, box }: { label: string; box: ReturnType<typeof useUserIdBox> }) {
   const id = useId();
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-xs font-medium text-muted">
-        {label}
-      </label>
+    <Field small id={id} label={label}>
       <input
         id={id}
         value={box.value}
@@ -40,7 +38,7 @@ export function UserIdBox({ label, box }: { label: string; box: ReturnType<typeo
         autoComplete="off"
         className={filterFieldClass}
       />
-    </div>
+    </Field>
   );
 }
 

@@ -7,6 +7,8 @@ import { LoadError } from "@/components/LoadError";
 import { usePageTitle } from "@/components/page-title";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
+import { AdminTable } from "../AdminTable";
+import { Field } from "../Field";
 import { PageBar } from "../PageBar";
 import { useAdmins, useAuditLog, type AuditFilters } from "./api";
 import { EntryDetails } from "./EntryDetails";
@@ -83,10 +85,7 @@ export function AuditPage() {
     <div className="flex flex-col gap-5">
       <h1 className="text-2xl font-bold tracking-tight text-ink">{t("admin.audit.title")}</h1>
       <div className="grid items-end gap-3 sm:grid-cols-[1fr_1fr_auto]">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={entityId} className="text-xs text-muted">
-            {t("admin.audit.entity")}
-          </label>
+        <Field small id={entityId} label={t("admin.audit.entity")}>
           <select
             id={entityId}
             value={filters.entity ?? ""}
@@ -100,11 +99,8 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={adminId} className="text-xs text-muted">
-            {t("admin.audit.admin")}
-          </label>
+        </Field>
+        <Field small id={adminId} label={t("admin.audit.admin")}>
           <select
             id={adminId}
             value={filters.actorId ?? ""}
@@ -118,7 +114,7 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         {filtered && (
           <Button variant="secondary" size="lg" className="text-sm" onClick={() => setParams({})}>
             <X size={16} aria-hidden />
@@ -142,32 +138,22 @@ export function AuditPage() {
         ) : (
           <>
             {/* Wide screens: a table. */}
-            <table className="hidden w-full text-left text-sm md:table">
-              <thead className="border-b border-line bg-surface text-xs text-muted">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    {t("admin.audit.when")}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    {t("admin.audit.who")}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    {t("admin.audit.action")}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    {t("admin.audit.record")}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    <span className="sr-only">{t("admin.audit.changes")}</span>
-                  </th>
-                </tr>
-              </thead>
+            <AdminTable
+              className="hidden md:block"
+              columns={[
+                { key: "when", label: t("admin.audit.when") },
+                { key: "who", label: t("admin.audit.who") },
+                { key: "action", label: t("admin.audit.action") },
+                { key: "record", label: t("admin.audit.record") },
+                { key: "changes", label: t("admin.audit.changes"), hideLabel: true },
+              ]}
+            >
               <tbody className="divide-y divide-line">
                 {entries.map((entry) => (
                   <EntryRow key={entry.id} entry={entry} open={open.has(entry.id)} onToggle={toggle} />
                 ))}
               </tbody>
-            </table>
+            </AdminTable>
             {/* Phones: a card per entry. */}
             <ul className="divide-y divide-line md:hidden">
               {entries.map((entry) => (

@@ -22,6 +22,7 @@ import { Card } from "@/components/ui/Card";
 import { LoadError } from "@/components/LoadError";
 import { textLinkClass } from "@/components/ui/text-link";
 import { useStats } from "../api";
+import { Field } from "../Field";
 import { PaymentsAttention } from "./PaymentsAttention";
 import { PALETTE, capitalised, chartDate, chartLabel } from "../format";
 
@@ -74,8 +75,7 @@ export function DashboardPage() {
               [toId, "to", "admin.dashboard.to"],
             ] as const
           ).map(([id, key, label]) => (
-            <label key={key} htmlFor={id} className="flex flex-col gap-1 text-muted">
-              {t(label)}
+            <Field key={key} small id={id} label={t(label)}>
               <input
                 id={id}
                 type="date"
@@ -83,7 +83,7 @@ export function DashboardPage() {
                 onChange={(event) => event.target.value && setRange({ ...range, [key]: event.target.value })}
                 className="h-10 rounded-xl border border-line bg-card px-3 text-ink"
               />
-            </label>
+            </Field>
           ))}
         </div>
       </div>

@@ -10,6 +10,7 @@ import { FacebookIcon, InstagramIcon, TwitterIcon } from "@/components/ui/BrandI
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
+import { Field } from "../Field";
 import { saveNetworks, useNetworkLinks } from "./api";
 import { ruleText } from "./receivers";
 
@@ -128,27 +129,26 @@ function NetworksFields({ initial, headingId }: { initial: Draft; headingId: str
               <Icon />
               {NAMES[network]}
             </label>
-            <div id={`${id}-${network}-box`} hidden={!on} className="flex flex-col gap-1">
-              <label htmlFor={`${id}-${network}-url`} className="text-xs text-muted">
-                {t("admin.newsletter.networks.url", { network: NAMES[network] })}
-              </label>
-              <input
+            <div id={`${id}-${network}-box`} hidden={!on}>
+              <Field
+                small
                 id={`${id}-${network}-url`}
-                type="url"
-                inputMode="url"
-                value={url}
-                onChange={(event) => change(network, { url: event.target.value })}
-                placeholder="https://"
-                autoComplete="off"
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-${network}-error` : undefined}
-                className={`h-11 w-full rounded-xl border bg-surface px-3 text-sm text-ink placeholder:text-muted focus:outline-2 focus:-outline-offset-1 ${error ? "border-sale focus:outline-sale" : "border-line focus:border-accent focus:outline-accent"}`}
-              />
-              {error && (
-                <p id={`${id}-${network}-error`} className="text-xs font-semibold text-sale">
-                  {error}
-                </p>
-              )}
+                label={t("admin.newsletter.networks.url", { network: NAMES[network] })}
+                error={error}
+              >
+                <input
+                  id={`${id}-${network}-url`}
+                  type="url"
+                  inputMode="url"
+                  value={url}
+                  onChange={(event) => change(network, { url: event.target.value })}
+                  placeholder="https://"
+                  autoComplete="off"
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${id}-${network}-url-error` : undefined}
+                  className={`h-11 w-full rounded-xl border bg-surface px-3 text-sm text-ink placeholder:text-muted focus:outline-2 focus:-outline-offset-1 ${error ? "border-sale focus:outline-sale" : "border-line focus:border-accent focus:outline-accent"}`}
+                />
+              </Field>
             </div>
           </div>
         );

@@ -4,6 +4,7 @@ import { useTranslation } from "@/i18n";
 import { ALL_RECEIVERS } from "@voltio/domain/newsletter";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
+import { Field } from "../Field";
 import { addTyped, hasAll } from "./receivers";
 
 interface ReceiversPickerProps {
@@ -53,10 +54,13 @@ export function ReceiversPicker({
 
   const chipLabel = (receiver: string) =>
     receiver === ALL_RECEIVERS ? t("admin.newsletter.allChip") : receiver;
-  const describedBy = [error ? `${id}-error` : `${id}-hint`, `${id}-count`].join(" ");
+  const describedBy = [error ? `${id}-input-error` : `${id}-input-hint`, `${id}-count`].join(" ");
 
   return (
-    <fieldset className="flex min-w-0 flex-col gap-2" aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset
+      className="flex min-w-0 flex-col gap-2"
+      aria-describedby={error ? `${id}-input-error` : undefined}
+    >
       <legend className="mb-1 text-sm font-medium text-ink">{t("admin.newsletter.receivers")}</legend>
       <label className="inline-flex min-h-11 w-fit cursor-pointer items-center gap-3 rounded-xl border border-line bg-surface px-3 text-sm font-medium text-ink has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-accent">
         <input
@@ -77,10 +81,13 @@ export function ReceiversPicker({
           : t("admin.newsletter.allSubscribersCount", { count: subscribers })}
       </label>
 
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-input`} className="text-xs text-muted">
-          {t("admin.newsletter.addAddress")}
-        </label>
+      <Field
+        small
+        id={`${id}-input`}
+        label={t("admin.newsletter.addAddress")}
+        hint={error ? undefined : t("admin.newsletter.addHint")}
+        error={error}
+      >
         <div className="flex gap-2">
           <input
             ref={inputRef}
@@ -106,16 +113,7 @@ export function ReceiversPicker({
             {t("admin.newsletter.add")}
           </Button>
         </div>
-        {error ? (
-          <p id={`${id}-error`} className="text-xs font-semibold text-sale">
-            {error}
-          </p>
-        ) : (
-          <p id={`${id}-hint`} className="text-xs text-muted">
-            {t("admin.newsletter.addHint")}
-          </p>
-        )}
-      </div>
+      </Field>
 
       <p id={`${id}-count`} className="sr-only" aria-live="polite">
         {t("admin.newsletter.chosen", { count: value.length })}

@@ -13,6 +13,7 @@ import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
 import { chartDate } from "../format";
 import { CheckboxFilter, FilterActions, UserIdBox, positiveId, useUserIdBox } from "../Filters";
+import { AdminTable, adminCellClass } from "../AdminTable";
 import { PageBar } from "../PageBar";
 import { afterRefund, useAdminPayments, type PaymentFilters } from "./api";
 import { RefundDialog, referenceOf } from "./RefundDialog";
@@ -105,44 +106,31 @@ export function PaymentsPage() {
         ) : rows.length === 0 ? (
           <p className="p-5 text-muted">{t("admin.payments.none")}</p>
         ) : (
-          // Its links and buttons bring a scrolled-away column into view for the keyboard.
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[56rem] text-left text-sm">
-              <thead className="border-b border-line text-xs text-muted uppercase">
-                <tr>
-                  {(
-                    [
-                      ["date", ""],
-                      ["orders", ""],
-                      ["user", "text-right"],
-                      ["provider", ""],
-                      ["status", ""],
-                      ["amount", "text-right"],
-                      ["refunded", "text-right"],
-                    ] as const
-                  ).map(([column, align]) => (
-                    <th key={column} scope="col" className={`px-4 py-3 font-semibold ${align}`}>
-                      {t(`admin.payments.${column}`)}
-                    </th>
-                  ))}
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    <span className="sr-only">{t("admin.payments.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((payment) => (
-                  <PaymentRow
-                    key={payment.id}
-                    payment={payment}
-                    date={chartDate(payment.createdAt, language)}
-                    waiting={waiting(payment) ? awaited[payment.id]! : null}
-                    onRefund={() => setRefunding(payment)}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            tableClassName="min-w-[56rem]"
+            columns={[
+              { key: "date", label: t("admin.payments.date") },
+              { key: "orders", label: t("admin.payments.orders") },
+              { key: "user", label: t("admin.payments.user"), align: "right" },
+              { key: "provider", label: t("admin.payments.provider") },
+              { key: "status", label: t("admin.payments.status") },
+              { key: "amount", label: t("admin.payments.amount"), align: "right" },
+              { key: "refunded", label: t("admin.payments.refunded"), align: "right" },
+              { key: "actions", label: t("admin.payments.actions"), hideLabel: true },
+            ]}
+          >
+            <tbody>
+              {rows.map((payment) => (
+                <PaymentRow
+                  key={payment.id}
+                  payment={payment}
+                  date={chartDate(payment.createdAt, language)}
+                  waiting={waiting(payment) ? awaited[payment.id]! : null}
+                  onRefund={() => setRefunding(payment)}
+                />
+              ))}
+            </tbody>
+          </AdminTable>
         )}
       </Card>
 
@@ -158,7 +146,7 @@ export function PaymentsPage() {
   );
 }
 
-const cell = "px-4 py-3 align-top";
+const cell = `${adminCellClass} align-top`;
 
 function PaymentRow({
   payment,

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { TriangleAlert } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { AdminPayment, RefundReply } from "@voltio/domain/payments";
@@ -7,6 +7,7 @@ import { ApiError } from "@/api/client";
 import { Button } from "@/components/ui/Button";
 import { Modal } from "@/components/ui/Modal";
 import { focusRingClass } from "@/components/ui/focus-ring";
+import { Field } from "../Field";
 import {
   REASON_MAX,
   checkRefund,
@@ -201,7 +202,7 @@ function RefundForm({
         </div>
       ) : (
         <form onSubmit={review} noValidate className="flex flex-col gap-4">
-          <FormField
+          <Field
             id={amountId}
             label={t("admin.payments.dialog.amount")}
             hint={t("admin.payments.dialog.amountHint", { left: prefilledAmount(left) })}
@@ -219,8 +220,8 @@ function RefundForm({
               aria-describedby={`${amountId}-hint${errors.amount ? ` ${amountId}-error` : ""}`}
               className={fieldClass(Boolean(errors.amount))}
             />
-          </FormField>
-          <FormField
+          </Field>
+          <Field
             id={reasonId}
             label={t("admin.payments.dialog.reason")}
             hint={t("admin.payments.dialog.reasonHint")}
@@ -238,7 +239,7 @@ function RefundForm({
               aria-describedby={`${reasonId}-hint${errors.reason ? ` ${reasonId}-error` : ""}`}
               className={fieldClass(Boolean(errors.reason))}
             />
-          </FormField>
+          </Field>
           <div className="mt-2 flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={onClose}>
               {t("admin.payments.dialog.cancel")}
@@ -255,35 +256,3 @@ const fieldClass = (invalid: boolean) =>
   `h-11 w-full rounded-xl border bg-card px-3 text-ink tabular-nums focus-visible:outline-2 focus-visible:outline-offset-1 ${
     invalid ? "border-sale focus-visible:outline-sale" : "border-line focus-visible:outline-accent"
   }`;
-
-/** A label over its box, the hint under it and, while it fails, the rule (both the box's description). */
-function FormField({
-  id,
-  label,
-  hint,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
-      {children}
-      <p id={`${id}-hint`} className="text-xs text-muted">
-        {hint}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="text-sm font-semibold text-sale">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}

@@ -4,6 +4,7 @@ import { useTranslation } from "@/i18n";
 import { useCategories } from "@/api/catalog";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
+import { Field } from "../Field";
 import { Fieldset, inputClass } from "./ProductFormControls";
 
 /** SPEC.md §2: a dropdown of existing categories not yet chosen, plus a free-text 'Add' box. */
@@ -35,10 +36,7 @@ export function CategoryPicker({
         onRemove={(index) => onChange(chosen.filter((_, i) => i !== index))}
       />
       <div className="grid gap-2 sm:grid-cols-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={selectId} className="text-xs text-muted">
-            {t("admin.form.existingCategory")}
-          </label>
+        <Field small id={selectId} label={t("admin.form.existingCategory")}>
           <select
             id={selectId}
             value=""
@@ -54,11 +52,8 @@ export function CategoryPicker({
                 </option>
               ))}
           </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={textId} className="text-xs text-muted">
-            {t("admin.form.newCategory")}
-          </label>
+        </Field>
+        <Field small id={textId} label={t("admin.form.newCategory")}>
           <div className="flex gap-2">
             <input
               id={textId}
@@ -84,7 +79,7 @@ export function CategoryPicker({
               {t("admin.form.add")}
             </Button>
           </div>
-        </div>
+        </Field>
       </div>
     </Fieldset>
   );

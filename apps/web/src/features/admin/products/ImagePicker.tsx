@@ -4,6 +4,7 @@ import { useTranslation } from "@/i18n";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
 import { uploadImage } from "../upload";
+import { Field } from "../Field";
 import { Fieldset, inputClass } from "./ProductFormControls";
 
 /** Images by URL or upload (several at once, each with its progress), reordered with arrows, removed with x. */
@@ -95,10 +96,7 @@ export function ImagePicker({
         </div>
       ))}
       <div className="grid gap-2 sm:grid-cols-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={urlId} className="text-xs text-muted">
-            {t("admin.form.imageUrl")}
-          </label>
+        <Field small id={urlId} label={t("admin.form.imageUrl")}>
           <div className="flex gap-2">
             <input
               id={urlId}
@@ -111,11 +109,8 @@ export function ImagePicker({
               {t("admin.form.add")}
             </Button>
           </div>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={fileId} className="text-xs text-muted">
-            {t("admin.form.upload")}
-          </label>
+        </Field>
+        <Field small id={fileId} label={t("admin.form.upload")}>
           <input
             id={fileId}
             type="file"
@@ -127,7 +122,7 @@ export function ImagePicker({
             }}
             className="w-full min-w-0 text-sm text-ink file:mr-3 file:rounded-lg file:border-0 file:bg-accent-soft file:px-3 file:py-2 file:text-accent-strong"
           />
-        </div>
+        </Field>
       </div>
     </Fieldset>
   );

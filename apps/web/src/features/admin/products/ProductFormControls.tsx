@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from "react";
 import type { UseFormRegisterReturn } from "react-hook-form";
+import { Field } from "../Field";
 
 export const inputClass = (error?: string) =>
   `w-full rounded-xl border bg-surface px-3 text-sm text-ink focus:border-accent focus:outline-2 focus:-outline-offset-1 focus:outline-accent ${error ? "border-sale" : "border-line"}`;
@@ -12,38 +13,22 @@ interface TextInputProps extends UseFormRegisterReturn {
   className?: string;
 }
 
-export function TextInput({
-  label,
-  error,
-  multiline,
-  inputMode,
-  className = "",
-  ...registered
-}: TextInputProps) {
+export function TextInput({ label, error, multiline, inputMode, className, ...registered }: TextInputProps) {
   const id = useId();
-  const errorId = `${id}-error`;
   const shared = {
     id,
     ...registered,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? errorId : undefined,
+    "aria-describedby": error ? `${id}-error` : undefined,
   };
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
+    <Field id={id} label={label} error={error} className={className}>
       {multiline ? (
         <textarea {...shared} rows={5} className={`${inputClass(error)} py-2`} />
       ) : (
         <input {...shared} inputMode={inputMode} className={`${inputClass(error)} h-11`} />
       )}
-      {error && (
-        <p id={errorId} className="text-xs font-semibold text-sale">
-          {error}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }
 

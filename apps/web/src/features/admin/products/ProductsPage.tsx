@@ -16,6 +16,7 @@ import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
 import { refreshCatalogue } from "../api";
+import { Field } from "../Field";
 import { PageBar } from "../PageBar";
 
 /** SPEC.md §9: the admin list starts at limit 8, offset 1. */
@@ -77,10 +78,7 @@ export function ProductsPage() {
         </Link>
       </div>
       <div className="grid gap-3 md:grid-cols-[14rem_1fr]">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={categorySelectId} className="text-xs text-muted">
-            {t("admin.products.category")}
-          </label>
+        <Field small id={categorySelectId} label={t("admin.products.category")}>
           <select
             id={categorySelectId}
             value={filters.categoryId ?? ""}
@@ -94,7 +92,7 @@ export function ProductsPage() {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <AdminSearch
           initial={filters.search ?? ""}
           onSearch={(search) => go({ search })}
@@ -221,28 +219,27 @@ function AdminSearch({
   };
 
   return (
-    <form role="search" onSubmit={submit} className="relative flex flex-col gap-1">
-      <label htmlFor={inputId} className="text-xs text-muted">
-        {t("admin.products.search")}
-      </label>
-      <div className="flex">
-        <input
-          id={inputId}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          // Only while the suggestions are there: a reference to a missing list is invalid ARIA.
-          aria-controls={open ? listId : undefined}
-          autoComplete="off"
-          className="h-11 min-w-0 flex-1 rounded-l-xl border border-line bg-card px-3 text-sm text-ink"
-        />
-        <button
-          type="submit"
-          className={`${buttonClass({ size: "lg" })} rounded-l-none`}
-          aria-label={t("nav.searchSubmit")}
-        >
-          <Search size={18} aria-hidden />
-        </button>
-      </div>
+    <form role="search" onSubmit={submit} className="relative">
+      <Field small id={inputId} label={t("admin.products.search")}>
+        <div className="flex">
+          <input
+            id={inputId}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            // Only while the suggestions are there: a reference to a missing list is invalid ARIA.
+            aria-controls={open ? listId : undefined}
+            autoComplete="off"
+            className="h-11 min-w-0 flex-1 rounded-l-xl border border-line bg-card px-3 text-sm text-ink"
+          />
+          <button
+            type="submit"
+            className={`${buttonClass({ size: "lg" })} rounded-l-none`}
+            aria-label={t("nav.searchSubmit")}
+          >
+            <Search size={18} aria-hidden />
+          </button>
+        </div>
+      </Field>
       {open ? (
         <ul
           id={listId}

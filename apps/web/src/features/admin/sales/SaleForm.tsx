@@ -91,6 +91,7 @@ export function SaleForm({
         <Field
           id={`${id}-description`}
           label={t("admin.sales.form.description")}
+          hint={error("description") ? undefined : t("admin.sales.form.descriptionHint")}
           error={error("description")}
         >
           <input
@@ -104,11 +105,6 @@ export function SaleForm({
             aria-describedby={error("description") ? `${id}-description-error` : `${id}-description-hint`}
             className={`${inputClass(error("description"))} h-11`}
           />
-          {!error("description") && (
-            <p id={`${id}-description-hint`} className="text-xs text-muted">
-              {t("admin.sales.form.descriptionHint")}
-            </p>
-          )}
         </Field>
         <Field id={`${id}-percentage`} label={t("admin.sales.form.percentage")} error={error("percentage")}>
           <div className="relative">
@@ -149,7 +145,17 @@ export function SaleForm({
             ))}
           </div>
           {draft.requiresMore && (
-            <Field id={`${id}-how-many`} label={t("admin.sales.form.howMany")} error={error("productAmount")}>
+            <Field
+              id={`${id}-how-many`}
+              label={t("admin.sales.form.howMany")}
+              // The hint counts the unit the sale falls on, so it waits for a whole number.
+              hint={
+                !error("productAmount") && /^[1-9]\d*$/.test(draft.howMany)
+                  ? t("admin.sales.form.howManyHint", { unit: Number(draft.howMany) + 1 })
+                  : undefined
+              }
+              error={error("productAmount")}
+            >
               <input
                 id={`${id}-how-many`}
                 type="number"
@@ -162,11 +168,6 @@ export function SaleForm({
                 aria-describedby={error("productAmount") ? `${id}-how-many-error` : `${id}-how-many-hint`}
                 className={`${inputClass(error("productAmount"), "w-28")} h-11`}
               />
-              {!error("productAmount") && /^[1-9]\d*$/.test(draft.howMany) && (
-                <p id={`${id}-how-many-hint`} className="text-xs text-muted">
-                  {t("admin.sales.form.howManyHint", { unit: Number(draft.howMany) + 1 })}
-                </p>
-              )}
             </Field>
           )}
         </fieldset>
@@ -327,10 +328,12 @@ function ImageField({
     : "";
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-url`} className="text-sm font-medium text-ink">
-          {t("admin.sales.form.imageUrl")}
-        </label>
+      <Field
+        id={`${id}-url`}
+        label={t("admin.sales.form.imageUrl")}
+        hint={error ? undefined : t("admin.sales.form.imageHint")}
+        error={error}
+      >
         <div className="flex flex-col gap-2 @lg:flex-row">
           <input
             id={`${id}-url`}
@@ -369,16 +372,7 @@ function ImageField({
             {uploading ? t("admin.sales.form.uploading") : t("admin.sales.form.upload")}
           </Button>
         </div>
-        {error ? (
-          <p id={`${id}-url-error`} className="text-xs font-semibold text-sale">
-            {error}
-          </p>
-        ) : (
-          <p id={`${id}-url-hint`} className="text-xs text-muted">
-            {t("admin.sales.form.imageHint")}
-          </p>
-        )}
-      </div>
+      </Field>
       {preview && !error && (
         <div className="flex items-center gap-3">
           {broken === preview ? (

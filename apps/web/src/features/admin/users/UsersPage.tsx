@@ -14,6 +14,8 @@ import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { capitalised } from "../format";
+import { AdminTable, adminCellClass } from "../AdminTable";
+import { Field } from "../Field";
 import { PageBar } from "../PageBar";
 import { ProblemAlert } from "../ProblemAlert";
 import { afterUserChange, deleteUser, toggleRole, useAdminUsers } from "./api";
@@ -134,8 +136,7 @@ export function UsersPage() {
     }
   };
 
-  const head = "px-3 py-3 font-semibold sm:px-4";
-  const cell = "px-3 py-3 align-middle sm:px-4";
+  const cell = `${adminCellClass} align-middle`;
   // Phones get one 'User' column (name over e-mail) instead of three, so role and delete stay in view.
   const wide = "hidden sm:table-cell";
   const narrow = "sm:hidden";
@@ -145,29 +146,24 @@ export function UsersPage() {
         <h1 id={headingId} className="text-2xl font-bold tracking-tight text-ink">
           {t("admin.users.title")}
         </h1>
-        <form
-          role="search"
-          onSubmit={(event) => event.preventDefault()}
-          className="flex w-full flex-col gap-1 sm:w-80"
-        >
-          <label htmlFor={searchId} className="text-xs font-medium text-muted">
-            {t("admin.users.search")}
-          </label>
-          <div className="relative">
-            <Search
-              size={16}
-              aria-hidden
-              className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-muted"
-            />
-            <input
-              id={searchId}
-              type="search"
-              value={text}
-              onChange={(event) => type(event.target.value)}
-              autoComplete="off"
-              className="h-11 w-full rounded-xl border border-line bg-card pr-3 pl-9 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent"
-            />
-          </div>
+        <form role="search" onSubmit={(event) => event.preventDefault()} className="w-full sm:w-80">
+          <Field small id={searchId} label={t("admin.users.search")}>
+            <div className="relative">
+              <Search
+                size={16}
+                aria-hidden
+                className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-muted"
+              />
+              <input
+                id={searchId}
+                type="search"
+                value={text}
+                onChange={(event) => type(event.target.value)}
+                autoComplete="off"
+                className="h-11 w-full rounded-xl border border-line bg-card pr-3 pl-9 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent"
+              />
+            </div>
+          </Field>
         </form>
       </div>
 
@@ -185,99 +181,82 @@ export function UsersPage() {
             {t("admin.users.none")}
           </p>
         ) : (
-          // Its buttons and selectors bring a scrolled-away column into view for the keyboard.
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm sm:min-w-[40rem]">
-              <thead className="border-b border-line text-xs text-muted uppercase">
-                <tr>
-                  <th scope="col" className={`${head} text-right`}>
-                    {t("admin.users.id")}
-                  </th>
-                  <th scope="col" className={`${head} ${wide}`}>
-                    {t("admin.users.firstName")}
-                  </th>
-                  <th scope="col" className={`${head} ${wide}`}>
-                    {t("admin.users.lastName")}
-                  </th>
-                  <th scope="col" className={`${head} ${wide}`}>
-                    {t("admin.users.email")}
-                  </th>
-                  <th scope="col" className={`${head} ${narrow}`}>
-                    {t("admin.users.user")}
-                  </th>
-                  <th scope="col" className={head}>
-                    {t("admin.users.role")}
-                  </th>
-                  <th scope="col" className={`${head} text-right`}>
-                    {t("admin.users.delete")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-line">
-                {users.data.users.map((user) => {
-                  const name = fullName(user);
-                  const locked = user.id === FIRST_ADMIN_ID;
-                  const self = user.id === me?.id;
-                  const admin = user.rol === "admin";
-                  return (
-                    <tr key={user.id} className="hover:bg-surface">
-                      <td className={`${cell} text-right text-muted tabular-nums`}>{user.id}</td>
-                      <td className={`${cell} ${wide} text-ink`}>{capitalised(user.firstName)}</td>
-                      <td className={`${cell} ${wide} text-ink`}>{capitalised(user.lastName)}</td>
-                      <td className={`${cell} ${wide} break-all text-ink`}>{user.email}</td>
-                      <td className={`${cell} ${narrow}`}>
-                        <span className="block font-medium text-ink">{name}</span>
-                        <span className="block text-xs break-all text-muted">{user.email}</span>
-                      </td>
-                      <td className={cell}>
-                        <button
-                          type="button"
-                          onClick={() => void toggle(user)}
-                          disabled={locked || busyId === user.id}
-                          aria-label={t(locked ? "admin.users.roleOf" : "admin.users.switchRole", {
-                            name,
-                            role: t(`admin.users.roles.${user.rol}`),
-                            next: t(`admin.users.roles.${admin ? "user" : "admin"}`),
-                          })}
-                          aria-describedby={locked ? lockedId : undefined}
-                          title={locked ? t("admin.users.firstAdmin") : undefined}
-                          className={`inline-flex h-9 items-center gap-1.5 rounded-full border px-3 text-xs font-semibold transition ${focusRingClass} disabled:cursor-not-allowed ${
-                            admin
-                              ? "border-accent bg-accent-soft text-accent-strong enabled:hover:bg-accent enabled:hover:text-on-accent"
-                              : "border-line bg-card text-ink enabled:hover:border-accent enabled:hover:text-accent-strong"
-                          }`}
-                        >
-                          {admin ? <ShieldCheck size={16} aria-hidden /> : <User size={16} aria-hidden />}
-                          {t(`admin.users.roles.${user.rol}`)}
-                        </button>
-                        {locked && (
-                          <span id={lockedId} className="mt-1 block text-xs text-muted">
-                            {t("admin.users.firstAdmin")}
-                          </span>
-                        )}
-                      </td>
-                      <td className={`${cell} text-right`}>
-                        <IconButton
-                          label={t("admin.users.deleteOf", { name })}
-                          icon={<Trash2 size={18} aria-hidden />}
-                          size="sm"
-                          className="ml-auto"
-                          disabled={locked || self}
-                          aria-describedby={self ? selfId : undefined}
-                          onClick={() => setDeleting(user)}
-                        />
-                        {self && !locked && (
-                          <span id={selfId} className="sr-only">
-                            {t("admin.users.notYourself")}
-                          </span>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            tableClassName="sm:min-w-[40rem]"
+            columns={[
+              { key: "id", label: t("admin.users.id"), align: "right" },
+              { key: "firstName", label: t("admin.users.firstName"), className: wide },
+              { key: "lastName", label: t("admin.users.lastName"), className: wide },
+              { key: "email", label: t("admin.users.email"), className: wide },
+              { key: "user", label: t("admin.users.user"), className: narrow },
+              { key: "role", label: t("admin.users.role") },
+              { key: "delete", label: t("admin.users.delete"), align: "right" },
+            ]}
+          >
+            <tbody className="divide-y divide-line">
+              {users.data.users.map((user) => {
+                const name = fullName(user);
+                const locked = user.id === FIRST_ADMIN_ID;
+                const self = user.id === me?.id;
+                const admin = user.rol === "admin";
+                return (
+                  <tr key={user.id} className="hover:bg-surface">
+                    <td className={`${cell} text-right text-muted tabular-nums`}>{user.id}</td>
+                    <td className={`${cell} ${wide} text-ink`}>{capitalised(user.firstName)}</td>
+                    <td className={`${cell} ${wide} text-ink`}>{capitalised(user.lastName)}</td>
+                    <td className={`${cell} ${wide} break-all text-ink`}>{user.email}</td>
+                    <td className={`${cell} ${narrow}`}>
+                      <span className="block font-medium text-ink">{name}</span>
+                      <span className="block text-xs break-all text-muted">{user.email}</span>
+                    </td>
+                    <td className={cell}>
+                      <button
+                        type="button"
+                        onClick={() => void toggle(user)}
+                        disabled={locked || busyId === user.id}
+                        aria-label={t(locked ? "admin.users.roleOf" : "admin.users.switchRole", {
+                          name,
+                          role: t(`admin.users.roles.${user.rol}`),
+                          next: t(`admin.users.roles.${admin ? "user" : "admin"}`),
+                        })}
+                        aria-describedby={locked ? lockedId : undefined}
+                        title={locked ? t("admin.users.firstAdmin") : undefined}
+                        className={`inline-flex h-9 items-center gap-1.5 rounded-full border px-3 text-xs font-semibold transition ${focusRingClass} disabled:cursor-not-allowed ${
+                          admin
+                            ? "border-accent bg-accent-soft text-accent-strong enabled:hover:bg-accent enabled:hover:text-on-accent"
+                            : "border-line bg-card text-ink enabled:hover:border-accent enabled:hover:text-accent-strong"
+                        }`}
+                      >
+                        {admin ? <ShieldCheck size={16} aria-hidden /> : <User size={16} aria-hidden />}
+                        {t(`admin.users.roles.${user.rol}`)}
+                      </button>
+                      {locked && (
+                        <span id={lockedId} className="mt-1 block text-xs text-muted">
+                          {t("admin.users.firstAdmin")}
+                        </span>
+                      )}
+                    </td>
+                    <td className={`${cell} text-right`}>
+                      <IconButton
+                        label={t("admin.users.deleteOf", { name })}
+                        icon={<Trash2 size={18} aria-hidden />}
+                        size="sm"
+                        className="ml-auto"
+                        disabled={locked || self}
+                        aria-describedby={self ? selfId : undefined}
+                        onClick={() => setDeleting(user)}
+                      />
+                      {self && !locked && (
+                        <span id={selfId} className="sr-only">
+                          {t("admin.users.notYourself")}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </AdminTable>
         )}
       </Card>
 
