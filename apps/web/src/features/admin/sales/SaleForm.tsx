@@ -150,11 +150,11 @@ export function SaleForm({
               label={t("admin.sales.form.howMany")}
               // The hint counts the unit the sale falls on, so it waits for a whole number.
               hint={
-                !error("productAmount") && /^[1-9]\d*$/.test(draft.howMany)
+                !error("howMany") && /^[1-9]\d*$/.test(draft.howMany)
                   ? t("admin.sales.form.howManyHint", { unit: Number(draft.howMany) + 1 })
                   : undefined
               }
-              error={error("productAmount")}
+              error={error("howMany")}
             >
               <input
                 id={`${id}-how-many`}
@@ -164,9 +164,9 @@ export function SaleForm({
                 step={1}
                 value={draft.howMany}
                 onChange={(event) => onChange({ howMany: event.target.value })}
-                aria-invalid={error("productAmount") ? true : undefined}
-                aria-describedby={error("productAmount") ? `${id}-how-many-error` : `${id}-how-many-hint`}
-                className={`${inputClass(error("productAmount"), "w-28")} h-11`}
+                aria-invalid={error("howMany") ? true : undefined}
+                aria-describedby={error("howMany") ? `${id}-how-many-error` : `${id}-how-many-hint`}
+                className={`${inputClass(error("howMany"), "w-28")} h-11`}
               />
             </Field>
           )}

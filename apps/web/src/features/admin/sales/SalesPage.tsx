@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useSearchParams } from "react-router";
+import { useForm, useWatch } from "react-hook-form";
 import { useQueryClient } from "@tanstack/react-query";
 import { ListChecks, Percent, PlusCircle } from "lucide-react";
 import { useTranslation } from "@/i18n";
@@ -12,15 +13,16 @@ import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
 import { focusRingClass } from "@/components/ui/focus-ring";
-import { afterSaleChange, deleteSale, saveSale, useSaleList } from "./api";
+import { afterSaleChange, deleteSale, saveSale, useSaleList, type SaleBody } from "./api";
 import {
-  checkDraft,
   draftOf,
   emptyDraft,
   fieldOf,
   preselectedProduct,
+  saleResolver,
   type FieldErrors,
   type SaleDraft,
+  type SaleField,
 } from "./draft";
 import { SaleForm, type ServerProblem } from "./SaleForm";
 import { SaleList } from "./SaleList";
@@ -57,7 +59,16 @@ export function SalesPage() {
   const sales = useSaleList();
 
   const [tab, setTab] = useState<Tab>(preselected ? "create" : "active");
-  const [draft, setDraft] = useState<SaleDraft>(() => emptyDraft(preselected ? [{ id: preselected }] : []));
+  const [initialDraft] = useState(() => emptyDraft(preselected ? [{ id: preselected }] : []));
+  const form = useForm<SaleDraft, unknown, SaleBody>({
+    resolver: saleResolver,
+    defaultValues: initialDraft,
+    // Focus goes to the first invalid field in page order (the effect below), not in registration order.
+    shouldFocusError: false,
+  });
+  // The fields are controlled by the form's values, set with setValue: nothing is registered.
+  const draft = useWatch({ control: form.control }) as SaleDraft;
+  // Set by a submit: from then on every change re-checks the whole form, until a reset.
   const [tried, setTried] = useState(false);
   const [server, setServer] = useState<ServerProblem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -70,9 +81,7 @@ export function SalesPage() {
   if (preselected !== appliedProduct) {
     setAppliedProduct(preselected);
     if (preselected) {
-      setDraft(emptyDraft([{ id: preselected }]));
-      setTried(false);
-      setServer(null);
+      reset(emptyDraft([{ id: preselected }]));
       setTab("create");
     }
   }
@@ -92,23 +101,31 @@ export function SalesPage() {
     else tabRefs.current[target]?.focus();
   });
 
-  const checked = checkDraft(draft);
-  const invalid = tried && !checked.ok;
-  const errors: FieldErrors = {
-    ...serverErrorsOf(server),
-    ...(invalid && !checked.ok ? checked.errors : {}),
-  };
+  // The schema's messages and the server's (setError, type "server"), each under the draft's name.
+  const formErrors = form.formState.errors;
+  const errors: FieldErrors = {};
+  for (const field of Object.keys(formErrors) as SaleField[]) {
+    const message = formErrors[field]?.message;
+    if (message) errors[field] = message;
+  }
+  // The alert stays while a rule of the schema fails; the server's refusals have their own.
+  const invalid =
+    tried && Object.values(formErrors).some((error) => error !== undefined && error.type !== "server");
 
   const change = (next: Partial<SaleDraft>) => {
-    setDraft((current) => ({ ...current, ...next }));
+    for (const [field, value] of Object.entries(next) as [keyof SaleDraft, SaleDraft[keyof SaleDraft]][])
+      form.setValue(field, value, { shouldDirty: true });
     setServer(null);
+    // After a submit every change re-checks the whole form (trigger with no name), not only the field that
+    // changed, so the alert goes as soon as the form is valid; it also drops the server's field errors.
+    if (tried) void form.trigger();
   };
 
-  const reset = (next: SaleDraft) => {
-    setDraft(next);
+  function reset(next: SaleDraft) {
+    form.reset(next);
     setTried(false);
     setServer(null);
-  };
+  }
 
   const pick = (sale: Sale) => {
     if (draft.id === sale.id) {
@@ -122,27 +139,36 @@ export function SalesPage() {
     pendingFocus.current = "description";
   };
 
-  const submit = async () => {
-    setTried(true);
-    setServer(null);
-    const result = checkDraft(draft);
-    if (!result.ok) {
-      pendingFocus.current = "firstInvalid";
-      return;
-    }
+  const save = async (body: SaleBody) => {
+    const saleId = form.getValues("id");
     setBusy(true);
     try {
-      await saveSale(result.body, draft.id);
-      showToast(t(draft.id === null ? "admin.sales.form.created" : "admin.sales.form.saved"));
+      await saveSale(body, saleId);
+      showToast(t(saleId === null ? "admin.sales.form.created" : "admin.sales.form.saved"));
       void afterSaleChange(client);
       reset(emptyDraft());
       setTab("active");
       pendingFocus.current = "active";
     } catch (error) {
-      setServer(problemOf(error, t("admin.sales.form.failed")));
+      const problem = problemOf(error, t("admin.sales.form.failed"));
+      setServer(problem);
+      // The server's details stand beside the fields they name, as the schema's messages do.
+      for (const detail of problem.details) {
+        const field = fieldOf(detail.field);
+        if (field && !form.getFieldState(field).error)
+          form.setError(field, { type: "server", message: detail.reason });
+      }
     } finally {
       setBusy(false);
     }
+  };
+
+  const submit = async () => {
+    setTried(true);
+    setServer(null);
+    await form.handleSubmit(save, () => {
+      pendingFocus.current = "firstInvalid";
+    })();
   };
 
   const remove = async () => {
@@ -309,16 +335,6 @@ export function SalesPage() {
       />
     </div>
   );
-}
-
-/** The server's details, beside the fields they name. */
-function serverErrorsOf(server: ServerProblem | null): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const detail of server?.details ?? []) {
-    const field = fieldOf(detail.field);
-    if (field && !errors[field]) errors[field] = detail.reason;
-  }
-  return errors;
 }
 
 export default SalesPage;

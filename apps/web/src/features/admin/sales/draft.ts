@@ -1,3 +1,4 @@
+import type { FieldErrors as FormErrors, Resolver } from "react-hook-form";
 import { SALE_MESSAGES, saleInputSchema } from "@voltio/domain/admin";
 import type { Sale } from "@voltio/domain/catalog";
 import { SALE_DAY_NAMES, type SaleDay } from "@voltio/domain/weekday";
@@ -24,20 +25,21 @@ export interface SaleDraft {
   products: Chosen[];
 }
 
-/** The fields a message can stand beside: the schema's keys. */
+/** The fields a message can stand beside: the draft's names ('How many?' is the schema's productAmount). */
 export type SaleField =
-  "description" | "percentage" | "productAmount" | "day" | "image" | "categories" | "products";
+  "description" | "percentage" | "howMany" | "day" | "image" | "categories" | "products";
 export type FieldErrors = Partial<Record<SaleField, string>>;
 
-const FIELDS: readonly SaleField[] = [
-  "description",
-  "percentage",
-  "productAmount",
-  "day",
-  "image",
-  "categories",
-  "products",
-];
+/** The schema's (and the server's) key of each field, in the draft's name. */
+const FIELDS: Record<string, SaleField> = {
+  description: "description",
+  percentage: "percentage",
+  productAmount: "howMany",
+  day: "day",
+  image: "image",
+  categories: "categories",
+  products: "products",
+};
 
 export const emptyDraft = (products: Chosen[] = []): SaleDraft => ({
   id: null,
@@ -68,39 +70,43 @@ export const draftOf = (sale: Sale): SaleDraft => ({
   products: sale.products.map(({ id, title }) => ({ id, name: title })),
 });
 
-/** The field a message of the schema or of the server ('products.0', 'image') belongs to. */
+/** The draft's field a message of the schema or of the server ('products.0', 'productAmount') belongs to. */
 export function fieldOf(path: string): SaleField | undefined {
-  const head = path.split(/[.[]/)[0];
-  return FIELDS.find((field) => field === head);
+  const head = path.split(/[.[]/)[0] ?? "";
+  return Object.hasOwn(FIELDS, head) ? FIELDS[head] : undefined;
 }
 
-export type Checked = { ok: true; body: SaleBody } | { ok: false; errors: FieldErrors };
+/** The draft as the schema's input: 'No' sends productAmount 0, the binders send their ids. */
+const inputOf = (draft: SaleDraft) => ({
+  description: draft.description,
+  percentage: draft.percentage,
+  day: draft.day,
+  productAmount: draft.requiresMore ? draft.howMany.trim() : 0,
+  image: draft.image,
+  categories: draft.categories.map(({ id }) => id),
+  products: draft.products.map(({ id }) => id),
+});
 
 /**
- * The draft read by the same schema the server validates with (packages/domain/src/admin.ts): the first
- * failed rule of each field, or what POST/PUT /sale carry. 'No' sends productAmount 0.
+ * react-hook-form's resolver for the draft: the same schema the server validates with
+ * (packages/domain/src/admin.ts) reads the draft's input, and the first failed rule of each field is
+ * filed under the draft's name, so the messages stand beside the fields the admin typed in. The values
+ * are what POST/PUT /sale carry.
  */
-export function checkDraft(draft: SaleDraft): Checked {
-  const parsed = saleInputSchema.safeParse({
-    description: draft.description,
-    percentage: draft.percentage,
-    day: draft.day,
-    productAmount: draft.requiresMore ? draft.howMany.trim() : 0,
-    image: draft.image,
-    categories: draft.categories.map(({ id }) => id),
-    products: draft.products.map(({ id }) => id),
-  });
-  if (parsed.success) return { ok: true, body: { ...parsed.data, day: draft.day } };
-  const errors: FieldErrors = {};
+export const saleResolver: Resolver<SaleDraft, unknown, SaleBody> = (draft) => {
+  const parsed = saleInputSchema.safeParse(inputOf(draft));
+  if (parsed.success) return { values: { ...parsed.data, day: draft.day }, errors: {} };
+  const errors: FormErrors<SaleDraft> = {};
   for (const issue of parsed.error.issues) {
     const field = fieldOf(issue.path.map(String).join("."));
+    if (!field || errors[field]) continue;
     // An empty 'How many?' is no number at all: zod's own wording says so less plainly.
     const message =
-      field === "productAmount" && issue.code === "invalid_type" ? "must be a whole number" : issue.message;
-    if (field && !errors[field]) errors[field] = message;
+      field === "howMany" && issue.code === "invalid_type" ? "must be a whole number" : issue.message;
+    errors[field] = { type: issue.code, message };
   }
-  return { ok: false, errors };
-}
+  return { values: {}, errors };
+};
 
 /** Messages of the schema the screen knows how to say in the admin's language. */
 const RULE_KEYS: Record<string, string> = {
