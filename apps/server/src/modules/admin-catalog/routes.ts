@@ -12,7 +12,8 @@ import { NotFound } from "../../errors";
 import { signedIn } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import type { TtlCache } from "../catalog/ttl-cache";
-import { getProduct, getSale, type CatalogReference } from "../catalog/service";
+import { getSale, type CatalogReference } from "../catalog/reference";
+import { getProduct } from "../catalog/service";
 import { PRODUCT_NOT_FOUND, createProduct, deleteProduct, updateProduct } from "./products";
 import { SALE_NOT_FOUND, createSale, deleteSale, updateSale } from "./sales";
 

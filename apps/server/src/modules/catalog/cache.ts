@@ -1,7 +1,7 @@
 import type { Change } from "../../db/changes";
 import { LiveSearchIndex } from "./live-search-index";
 import { TtlCache } from "./ttl-cache";
-import type { CatalogReference } from "./service";
+import type { CatalogReference } from "./reference";
 
 /** What the reply cache may hold in all: junk queries can't grow the process past it. */
 export const REPLY_CACHE_MAX_BYTES = 32 * 1024 * 1024;

@@ -20,7 +20,8 @@ import { NotFound } from "../../errors";
 import type { Identify } from "../../http/access";
 import type { PaymentProviderName } from "@voltio/domain/payments";
 import { replyKey, type CatalogCache } from "./cache";
-import { getNetworks, getProduct, listCategories, listProducts, listSales } from "./service";
+import { getNetworks, listCategories, listSales } from "./reference";
+import { getProduct, listProducts } from "./service";
 
 export interface CatalogRoutesDeps {
   db: Db;

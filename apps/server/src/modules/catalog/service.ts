@@ -1,90 +1,17 @@
 import { createHash } from "node:crypto";
-import { asc, eq, ilike, sql, type SQL } from "drizzle-orm";
-import type {
-  Category,
-  Networks,
-  Product,
-  ProductList,
-  ProductListQuery,
-  Sale,
-} from "@voltio/domain/catalog";
+import { sql, type SQL } from "drizzle-orm";
+import type { Product, ProductList, ProductListQuery } from "@voltio/domain/catalog";
 import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import { ratingAverage } from "@voltio/domain/reviews";
-import { likeLiteral } from "../../db/like";
 import { rawQuery, type RawQuery } from "../../db/raw";
 import type { LiveSearchIndex } from "./live-search-index";
 import { searchTerms } from "./search-words";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./ttl-cache";
-import { categories, networks, saleCategories, saleProducts, sales } from "../../db/schema";
+import { catalogReference, type CatalogReference } from "./reference";
 
-/**
- * Categories and sales are small and change rarely: each process keeps a snapshot (cleared on catalogue
- * writes, and by TTL for writes made by another process), so a product page needs one query, not five.
- */
-export interface CatalogReference {
-  categoryNames: Map<number, string>;
-  salesByProduct: Map<number, SaleTerms[]>;
-  salesByCategory: Map<number, SaleTerms[]>;
-  /** Sales tied to no product and no category apply to the whole store. */
-  globalSales: SaleTerms[];
-}
-
-const saleTermsColumns = {
-  id: sales.id,
-  percentage: sales.percentage,
-  day: sales.day,
-  productAmount: sales.productAmount,
-};
-
-/**
- * One query after the other: `db` may be a transaction, whose single connection must not be sent a query
- * while another runs (pg 8 queues them with a warning, pg 9 refuses). A cache miss is rare.
- */
-async function loadReference(db: Db): Promise<CatalogReference> {
-  const categoryRows = await db.select({ id: categories.id, name: categories.name }).from(categories);
-  const saleRows = await db.select(saleTermsColumns).from(sales).orderBy(asc(sales.id));
-  const productLinks = await db
-    .select({ saleId: saleProducts.saleId, productId: saleProducts.productId })
-    .from(saleProducts);
-  const categoryLinks = await db
-    .select({ saleId: saleCategories.saleId, categoryId: saleCategories.categoryId })
-    .from(saleCategories);
-  const saleById = new Map(saleRows.map((sale) => [sale.id, sale]));
-  const group = (links: { saleId: number; key: number }[]) => {
-    const grouped = new Map<number, SaleTerms[]>();
-    for (const link of links.sort((a, b) => a.saleId - b.saleId)) {
-      const sale = saleById.get(link.saleId);
-      if (sale) grouped.set(link.key, [...(grouped.get(link.key) ?? []), sale]);
-    }
-    return grouped;
-  };
-  const linked = new Set([...productLinks, ...categoryLinks].map((link) => link.saleId));
-  return {
-    categoryNames: new Map(categoryRows.map((category) => [category.id, category.name])),
-    salesByProduct: group(productLinks.map((link) => ({ saleId: link.saleId, key: link.productId }))),
-    salesByCategory: group(categoryLinks.map((link) => ({ saleId: link.saleId, key: link.categoryId }))),
-    globalSales: saleRows.filter((sale) => !linked.has(sale.id)),
-  };
-}
-
-export async function catalogReference(
-  db: Db,
-  cache?: TtlCache<CatalogReference>,
-): Promise<CatalogReference> {
-  const cached = cache?.get("reference");
-  if (cached) return cached;
-  const reference = await loadReference(db);
-  cache?.set("reference", reference);
-  return reference;
-}
-
-/**
- * A product's columns as toProduct reads them, its pictures and category ids included, for `products p`:
- * one statement per product page, whatever the number of pictures.
- */
 const PRODUCT_COLUMNS = `p.id, p.title, p.name, p.price_cents as "priceCents",
   p.shipping_cost_cents as "shippingCostCents", ${AVAILABLE_STOCK_SQL} as stock, p.description,
   (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
@@ -386,67 +313,4 @@ export async function getProduct(
   ]);
 
   return row ? toProduct(row, reference) : null;
-}
-
-export function listCategories(db: Db, search: string | undefined): Promise<Category[]> {
-  return db
-    .select({ id: categories.id, name: categories.name, image: categories.image })
-    .from(categories)
-    .where(search ? ilike(categories.name, `%${likeLiteral(search)}%`) : undefined)
-    .orderBy(asc(categories.id));
-}
-
-export async function getNetworks(db: Db): Promise<Networks[]> {
-  const [row] = await db
-    .select({ facebook: networks.facebook, twitter: networks.twitter, instagram: networks.instagram })
-    .from(networks);
-  return [row ?? { facebook: "", twitter: "", instagram: "" }];
-}
-
-/** GET /sale: sales with their categories and live products (a retired product no longer shows in a sale). */
-export function listSales(db: Db, limit: number | undefined): Promise<Sale[]> {
-  return readSales(db, { limit });
-}
-
-/** One sale as GET /sale lists it, or null. */
-export async function getSale(db: Db, id: number): Promise<Sale | null> {
-  return (await readSales(db, { id }))[0] ?? null;
-}
-
-async function readSales(db: Db, filter: { limit?: number; id?: number }): Promise<Sale[]> {
-  const rows = await db.query.sales.findMany({
-    where: filter.id === undefined ? undefined : eq(sales.id, filter.id),
-    orderBy: [asc(sales.id)],
-    limit: filter.limit,
-    with: {
-      categories: { columns: {}, with: { category: { columns: { id: true, name: true } } } },
-      products: {
-        columns: {},
-        with: { product: { columns: { id: true, title: true, deletedAt: true } } },
-      },
-    },
-  });
-  return (
-    rows
-      // A sale left only with retired products binds nothing a shopper can buy; listed without them it would
-      // read as store-wide (no products, no categories) to a client that prices by itself.
-      .filter(
-        (row) =>
-          row.categories.length > 0 ||
-          row.products.length === 0 ||
-          row.products.some(({ product }) => !product.deletedAt),
-      )
-      .map((row) => ({
-        id: row.id,
-        description: row.description,
-        percentage: row.percentage,
-        day: row.day,
-        productAmount: row.productAmount,
-        image: row.image,
-        categories: row.categories.map(({ category }) => category).sort((a, b) => a.id - b.id),
-        products: row.products
-          .flatMap(({ product }) => (product.deletedAt ? [] : [{ id: product.id, title: product.title }]))
-          .sort((a, b) => a.id - b.id),
-      }))
-  );
 }

@@ -27,7 +27,7 @@ import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { signedIn, signedInShopper } from "../../http/access";
 import type { TtlCache } from "../catalog/ttl-cache";
-import type { CatalogReference } from "../catalog/service";
+import type { CatalogReference } from "../catalog/reference";
 import {
   addToList,
   createBulkOrder,

@@ -18,7 +18,8 @@ import type { Db } from "../../db/client";
 import { bulkOrders, orders } from "../../db/schema";
 import { InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { TtlCache } from "../catalog/ttl-cache";
-import { productsByIds, type CatalogReference } from "../catalog/service";
+import type { CatalogReference } from "../catalog/reference";
+import { productsByIds } from "../catalog/service";
 import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/stock";
 
 /**
