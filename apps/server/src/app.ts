@@ -33,7 +33,7 @@ import { paymentRoutes } from "./modules/payments/routes";
 import { reviewRoutes } from "./modules/reviews/routes";
 import { statsRoutes } from "./modules/stats/routes";
 import { createPaymentProvider } from "./integrations/payments/providers";
-import { sandboxPageRoutes } from "./integrations/payments/sandbox";
+import { sandboxPageRoutes } from "./integrations/payments/sandbox-page";
 import type { PaymentProvider } from "./integrations/payments/provider";
 import { startPaymentsWorker, type PaymentsWorker } from "./modules/payments/worker";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";

@@ -6,7 +6,8 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { shop } from "../../../test/shop";
 import { sandboxCharges } from "../../db/schema";
 import type { CheckoutRequest } from "./provider";
-import { checkCard, sandboxProvider } from "./sandbox";
+import { sandboxProvider } from "./sandbox";
+import { checkCard } from "./sandbox-page";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent, verifySandboxSignature } from "./sandbox-webhook";
 
 /**
