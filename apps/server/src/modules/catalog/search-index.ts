@@ -7,19 +7,10 @@ import {
   type IndexChanges,
   type LinkRow,
 } from "./search-index-rows";
-import { exactForms, trigrams, words } from "./search-words";
-import {
-  EXACT,
-  PREFIX,
-  TYPO,
-  CATEGORY,
-  RAISE,
-  WORTH_OF_PLACES,
-  SIMILARITY_THRESHOLD,
-  NEAREST,
-  NEAR_BEST,
-} from "./search-scoring";
+import { exactForms, words } from "./search-words";
+import { EXACT, PREFIX, TYPO, CATEGORY, RAISE, WORTH_OF_PLACES } from "./search-scoring";
 import { indexCatalogue, type BuiltIndex } from "./search-index-build";
+import { Vocabulary } from "./search-vocabulary";
 import { grown, lowerBound, placesOf } from "./search-index-parts";
 
 /**
@@ -81,9 +72,8 @@ export class SearchIndex {
   /** 1 where the product is in the catalogue: a retired one keeps its position, empty, until the next build. */
   private live: Uint8Array;
   private liveCount: number;
-  /** The vocabulary: words by number, and the numbers sorted by word (for exact and prefix lookups). */
-  private readonly vocabulary: string[];
-  private sortedWords: Int32Array;
+  /** The catalogue's words by number, with their lookups (search-vocabulary.ts). */
+  private readonly words: Vocabulary;
   /** Built postings of word w: postings[starts[w]..starts[w+1]), each position << 3 | places. */
   private starts: Int32Array;
   private postings: Int32Array;
@@ -93,9 +83,6 @@ export class SearchIndex {
   private readonly added = new Map<number, number[]>();
   private readonly addedWords = new Map<number, Int32Array>();
   private addedPostings = 0;
-  /** trigram → numbers of the words (of 2 characters or more) that have it; how many each word has. */
-  private readonly trigramWords: Map<string, Int32Array>;
-  private trigramCounts: Uint8Array;
   /** Category id → the words of its name, and the positions of its products (sorted). */
   private categoryWords = new Map<number, string[]>();
   private categoryProducts = new Map<number, Int32Array>();
@@ -107,12 +94,9 @@ export class SearchIndex {
     this.count = this.liveCount = built.ids.length;
     this.live = new Uint8Array(this.count).fill(1);
     this.rewritten = new Uint8Array(this.count);
-    this.vocabulary = built.vocabulary;
-    this.sortedWords = built.sortedWords;
+    this.words = new Vocabulary(built);
     this.starts = built.starts;
     this.postings = built.postings;
-    this.trigramWords = built.trigramWords;
-    this.trigramCounts = built.trigramCounts;
     this.facts = emptyFacts(this.count);
   }
 
@@ -144,16 +128,7 @@ export class SearchIndex {
 
     if (rows.categories) this.setCategories(rows.categories);
     if (rows.links) this.setLinks(rows.links);
-    const newWords = new Map<string, number>();
-    const number = (word: string) => {
-      let n = this.numberOf(word) ?? newWords.get(word);
-      if (n === undefined) {
-        n = this.vocabulary.push(word) - 1;
-        newWords.set(word, n);
-        this.indexTrigrams(word, n);
-      }
-      return n;
-    };
+    const number = this.words.numbering();
     for (const id of asked) {
       const row = current.get(id);
       let position = this.positionOf(id);
@@ -164,7 +139,7 @@ export class SearchIndex {
       this.forget(position);
       if (row) this.place(position, row, number);
     }
-    if (newWords.size > 0) this.sortIn([...newWords.values()]);
+    this.words.sortNewWords();
     this.updateFacts(rows.stock);
     if (rows.allStock) this.updateFacts(rows.allStock);
     if (this.addedPostings > Math.max(4_096, this.postings.length * MERGE_SHARE)) this.merge();
@@ -287,42 +262,9 @@ export class SearchIndex {
     this.updateFacts([row]);
   }
 
-  /** A new word's trigrams, for typo corrections. */
-  private indexTrigrams(word: string, n: number) {
-    if (n >= this.trigramCounts.length) this.trigramCounts = grown(this.trigramCounts, (n + 1) * 2);
-    if (word.length < 2) return;
-    const own = trigrams(word);
-    this.trigramCounts[n] = own.size;
-    for (const trigram of own) {
-      const before = this.trigramWords.get(trigram) ?? new Int32Array(0);
-      const after = grown(before, before.length + 1);
-      after[before.length] = n;
-      this.trigramWords.set(trigram, after);
-    }
-  }
-
-  /** New words into the sorted vocabulary: each is searched for, the rest copied in runs. */
-  private sortIn(numbers: number[]) {
-    const { vocabulary } = this;
-    numbers.sort((a, b) => (vocabulary[a]! < vocabulary[b]! ? -1 : 1));
-    const before = this.sortedWords;
-    const after = new Int32Array(before.length + numbers.length);
-    let from = 0;
-    let to = 0;
-    for (const n of numbers) {
-      const at = this.firstAtOrAfter(vocabulary[n]!);
-      after.set(before.subarray(from, at), to);
-      to += at - from;
-      from = at;
-      after[to++] = n;
-    }
-    after.set(before.subarray(from), to);
-    this.sortedWords = after;
-  }
-
   /** The added postings join the built ones, without the postings of products changed since. */
   private merge() {
-    const words = this.vocabulary.length;
+    const words = this.words.size;
     const built = this.starts.length - 1;
     const { starts: oldStarts, postings: oldPostings, rewritten } = this;
     const starts = new Int32Array(words + 1);
@@ -479,7 +421,8 @@ export class SearchIndex {
   private reach(term: string, index: number): number {
     const { matched, best, reached } = this.scratch!;
     const exact = new Set(exactForms(term));
-    const typos = term.length < 3 ? new Set<string>() : this.corrections(term, exact);
+    const typos =
+      term.length < 3 ? new Set<string>() : this.words.corrections(term, exact, (n) => this.isUsed(n));
     const kindOf = (word: string) =>
       exact.has(word) ? EXACT : word.startsWith(term) ? PREFIX : typos.has(word) ? TYPO : 0;
 
@@ -487,14 +430,14 @@ export class SearchIndex {
     const { starts, postings, rewritten } = this;
     const built = starts.length - 1;
     const words = [
-      ...this.prefixed(term),
+      ...this.words.prefixed(term),
       ...[...exact, ...typos].flatMap((word) => {
-        const n = this.numberOf(word);
+        const n = this.words.numberOf(word);
         return n === undefined || word.startsWith(term) ? [] : [n];
       }),
     ];
     for (const word of words) {
-      const kind = kindOf(this.vocabulary[word]!);
+      const kind = kindOf(this.words.word(word));
       if (word < built)
         for (let i = starts[word]!, end = starts[word + 1]!; i < end; i++) {
           const posting = postings[i]!;
@@ -526,38 +469,6 @@ export class SearchIndex {
     return count;
   }
 
-  /** The number of a catalogue word, if it is one. */
-  private numberOf(word: string): number | undefined {
-    const at = this.firstAtOrAfter(word);
-    const n = this.sortedWords[at];
-    return n !== undefined && this.vocabulary[n] === word ? n : undefined;
-  }
-
-  /** Where `word` is, or would be, in the sorted vocabulary. */
-  private firstAtOrAfter(word: string): number {
-    let low = 0;
-    let high = this.sortedWords.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.vocabulary[this.sortedWords[middle]!]! < word) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-
-  /** The numbers of the catalogue words that start with `term`, itself included. */
-  private prefixed(term: string): number[] {
-    const sorted = this.sortedWords;
-    const result: number[] = [];
-    for (
-      let i = this.firstAtOrAfter(term);
-      i < sorted.length && this.vocabulary[sorted[i]!]!.startsWith(term);
-      i++
-    )
-      result.push(sorted[i]!);
-    return result;
-  }
-
   /** Some product has the word now: words of products changed or retired since stay in the vocabulary. */
   private isUsed(n: number): boolean {
     if (this.added.has(n)) return true;
@@ -565,29 +476,5 @@ export class SearchIndex {
     for (let i = this.starts[n]!, end = this.starts[n + 1]!; i < end; i++)
       if (!this.rewritten[this.postings[i]! >> 3]) return true;
     return false;
-  }
-
-  /** The catalogue words a typo of `term` most likely meant (none that start with it or are its forms). */
-  private corrections(term: string, exact: Set<string>): Set<string> {
-    const own = trigrams(term);
-    const shared = new Map<number, number>();
-    for (const trigram of own) {
-      for (const word of this.trigramWords.get(trigram) ?? []) shared.set(word, (shared.get(word) ?? 0) + 1);
-    }
-    const similar: { word: string; similarity: number }[] = [];
-    for (const [n, common] of shared) {
-      const word = this.vocabulary[n]!;
-      const similarity = common / (own.size + this.trigramCounts[n]! - common);
-      if (similarity >= SIMILARITY_THRESHOLD && this.isUsed(n)) similar.push({ word, similarity });
-    }
-    similar.sort((a, b) => b.similarity - a.similarity || (a.word < b.word ? -1 : 1));
-    const nearest = similar.slice(0, NEAREST);
-    const bestSimilarity = nearest[0]?.similarity ?? 0;
-    return new Set(
-      nearest
-        .filter(({ similarity }) => similarity >= bestSimilarity * NEAR_BEST)
-        .map(({ word }) => word)
-        .filter((word) => !word.startsWith(term) && !exact.has(word)),
-    );
   }
 }
