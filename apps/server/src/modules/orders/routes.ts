@@ -28,15 +28,8 @@ import type { Db } from "../../db/client";
 import { signedIn, signedInShopper } from "../../http/access";
 import type { TtlCache } from "../catalog/ttl-cache";
 import type { CatalogReference } from "../catalog/reference";
-import {
-  addToList,
-  createBulkOrder,
-  deleteOrder,
-  listBulkOrders,
-  listOrders,
-  updateOrder,
-  type PricingContext,
-} from "./service";
+import { createBulkOrder, listBulkOrders } from "./bulk";
+import { addToList, deleteOrder, listOrders, updateOrder, type PricingContext } from "./service";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import { mergeGuestLists } from "./merge";
 import { ordersCsv } from "./admin-export";

@@ -3,8 +3,6 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { discountedUnits, type SaleTerms } from "@voltio/domain/discount";
 import { toCents, toDollars } from "@voltio/domain/money";
 import type {
-  BulkOrderInput,
-  BulkOrderReply,
   OrderAdd,
   OrderLine,
   OrderStatus,
@@ -15,7 +13,7 @@ import type {
 import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import type { Weekday } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
-import { bulkOrders, orders } from "../../db/schema";
+import { orders } from "../../db/schema";
 import { InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { TtlCache } from "../catalog/ttl-cache";
 import type { CatalogReference } from "../catalog/reference";
@@ -219,7 +217,7 @@ export async function priceSnapshot(db: Db, productId: number, amount: number, p
   return snapshotOf(product, globalSales, amount, pricing.weekday);
 }
 
-function snapshotOf(
+export function snapshotOf(
   product: { price: number; shippingCost: number; sales: OrderedProduct["sales"] },
   globalSales: SaleTerms[],
   amount: number,
@@ -284,10 +282,14 @@ const pricedLineColumns = {
   discountedUnits: orders.discountedUnits,
 };
 type PricedLine = Awaited<ReturnType<typeof selectPricedLines>>[number];
-const selectPricedLines = (db: Db) => db.select(pricedLineColumns).from(orders);
+export const selectPricedLines = (db: Db) => db.select(pricedLineColumns).from(orders);
 
 /** Lines grouped under their products, each priced: its snapshot if it has one, otherwise today's price. */
-async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext): Promise<OrderedProduct[]> {
+export async function withProducts(
+  db: Db,
+  lines: PricedLine[],
+  pricing: PricingContext,
+): Promise<OrderedProduct[]> {
   if (lines.length === 0) return [];
   const productIds = [...new Set(lines.map((line) => line.productId))];
   const { products: found, globalSales } = await productsByIds(db, productIds, pricing.reference);
@@ -321,128 +323,4 @@ async function withProducts(db: Db, lines: PricedLine[], pricing: PricingContext
         };
       }),
   }));
-}
-
-/**
- * POST /order/bulk: the caller's cart lines become one pending purchase, each with its price snapshot. One
- * line that isn't the caller's cart line refuses the whole call, and nothing changes.
- */
-export async function createBulkOrder(
-  db: Db,
-  userId: number,
-  input: BulkOrderInput,
-  pricing: PricingContext,
-): Promise<BulkOrderReply> {
-  const bulkId = await db.transaction(async (tx) => {
-    const owned = await tx
-      .select({ productId: orders.productId })
-      .from(orders)
-      .where(and(inArray(orders.id, input.orderIds), eq(orders.userId, userId)));
-    if (owned.length !== input.orderIds.length) throw new NotFound("Order Not Found");
-    const productIds = [...new Set(owned.map((line) => line.productId))];
-    const stocks = await lockStock(tx, productIds);
-    const lines = await tx
-      .select(lineColumns)
-      .from(orders)
-      .where(and(inArray(orders.id, input.orderIds), eq(orders.userId, userId)))
-      .for("update");
-    if (lines.length !== input.orderIds.length) throw new NotFound("Order Not Found");
-    if (lines.some((line) => line.status !== "inCart")) {
-      throw new InvalidInput("orderIds", "must all be cart lines");
-    }
-    for (const line of lines) {
-      const stock = sellable(stocks.get(line.productId));
-      if (line.amount > stock) throw tooMany(stock);
-    }
-    // What will be charged is read in the transaction, sales included: never through a process's cache.
-    const { products: found, globalSales } = await productsByIds(tx, productIds);
-    const productById = new Map(found.map((product) => [product.id, product]));
-    const snapshots = lines.map((line) => ({
-      line,
-      snapshot: snapshotOf(productById.get(line.productId)!, globalSales, line.amount, pricing.weekday),
-    }));
-    const now = new Date();
-    const [bulk] = await tx
-      .insert(bulkOrders)
-      .values({
-        userId,
-        status: "pending",
-        combinedPriceCents: snapshots.reduce((sum, { snapshot }) => sum + snapshot.lineTotalCents, 0),
-        // What the checkout charges: every line's shipping (SPEC.md §2 Checkout, §7 pay's shipping item).
-        combinedShippingCostCents: snapshots.reduce(
-          (sum, { snapshot }) => sum + snapshot.shippingCostCents,
-          0,
-        ),
-        serverPurchaseDate: now,
-        localPurchaseDate: input.date ?? null,
-      })
-      .returning({ id: bulkOrders.id });
-    for (const { line, snapshot } of snapshots) {
-      await tx
-        .update(orders)
-        .set({
-          ...snapshot,
-          status: "pending",
-          bulkOrderId: bulk!.id,
-          serverPurchaseDate: now,
-          localPurchaseDate: input.date ?? null,
-          updatedAt: now,
-        })
-        .where(eq(orders.id, line.id));
-    }
-    return bulk!.id;
-  });
-  const [created] = await listBulkOrders(db, userId, { ids: [bulkId] }, pricing);
-  return created!;
-}
-
-/** GET /order/bulk?status=…: the caller's bulk orders with their lines. */
-export async function listBulkOrders(
-  db: Db,
-  userId: number,
-  filter: { statuses?: OrderStatus[]; ids?: number[] },
-  pricing: PricingContext,
-): Promise<BulkOrderReply[]> {
-  const bulks = await db
-    .select({
-      id: bulkOrders.id,
-      status: bulkOrders.status,
-      combinedPriceCents: bulkOrders.combinedPriceCents,
-      combinedShippingCostCents: bulkOrders.combinedShippingCostCents,
-      localPurchaseDate: bulkOrders.localPurchaseDate,
-      checkoutId: bulkOrders.checkoutId,
-    })
-    .from(bulkOrders)
-    .where(
-      and(
-        eq(bulkOrders.userId, userId),
-        filter.statuses ? inArray(bulkOrders.status, filter.statuses) : undefined,
-        filter.ids ? inArray(bulkOrders.id, filter.ids) : undefined,
-      ),
-    )
-    .orderBy(asc(bulkOrders.id));
-  if (bulks.length === 0) return [];
-  const lines = await selectPricedLines(db)
-    .where(
-      inArray(
-        orders.bulkOrderId,
-        bulks.map((bulk) => bulk.id),
-      ),
-    )
-    .orderBy(asc(orders.id));
-  return Promise.all(
-    bulks.map(async (bulk) => ({
-      id: bulk.id,
-      status: bulk.status,
-      number: numberOf(bulk.checkoutId),
-      combinedPrice: toDollars(bulk.combinedPriceCents),
-      combinedShippingCost: toDollars(bulk.combinedShippingCostCents),
-      localPurchaseDate: bulk.localPurchaseDate,
-      products: await withProducts(
-        db,
-        lines.filter((line) => line.bulkOrderId === bulk.id),
-        pricing,
-      ),
-    })),
-  );
 }
