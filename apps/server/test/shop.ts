@@ -44,6 +44,29 @@ export function shop(t: TestContext) {
       return row!.id;
     },
 
+    /** 'Buy All' of cart lines ([productId, amount]): the bulk order's id and its lines' ids. */
+    async buyAll(headers: Headers, lines: (readonly [number, number])[]) {
+      const lineIds: number[] = [];
+      for (const [productId, amount] of lines) {
+        const added = await t.app.inject({
+          method: "POST",
+          url: "/api/order",
+          headers,
+          payload: { status: "inCart", productId, amount },
+        });
+        expect(added.statusCode, added.body).toBe(201);
+        lineIds.push(added.json<{ id: number }>().id);
+      }
+      const bulk = await t.app.inject({
+        method: "POST",
+        url: "/api/order/bulk",
+        headers,
+        payload: { orderIds: lineIds },
+      });
+      expect(bulk.statusCode, bulk.body).toBe(201);
+      return { bulkId: bulk.json<{ id: number }>().id, lineIds };
+    },
+
     /** 'Buy now': a pending line of `amount` units; its order id. */
     async buyNow(headers: Headers, productId: number, amount = 1) {
       const reply = await t.app.inject({

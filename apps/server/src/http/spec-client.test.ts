@@ -142,24 +142,10 @@ describe("orders as SPEC's client reads them", () => {
   it("lists a bulk order's lines under GET /order with their bulkOrderId, beside single purchases", async () => {
     const me = await store.newShopper();
     const [a, b, c] = [await store.newProduct(), await store.newProduct(), await store.newProduct()];
-    const lines: number[] = [];
-    for (const productId of [a, b]) {
-      const line = await t.app.inject({
-        method: "POST",
-        url: "/api/order",
-        headers: me,
-        payload: { status: "inCart", productId, amount: 1 },
-      });
-      expect(line.statusCode, line.body).toBe(201);
-      lines.push(line.json<{ id: number }>().id);
-    }
-    const bulk = await t.app.inject({
-      method: "POST",
-      url: "/api/order/bulk",
-      headers: me,
-      payload: { orderIds: lines },
-    });
-    expect(bulk.statusCode, bulk.body).toBe(201);
+    const { bulkId, lineIds: lines } = await store.buyAll(me, [
+      [a, 1],
+      [b, 1],
+    ]);
     const single = await store.buyNow(me, c);
 
     const pending = await t.app.inject({ url: "/api/order?status=pending", headers: me });
@@ -169,7 +155,6 @@ describe("orders as SPEC's client reads them", () => {
         .json<{ id: number; orders: { id: number; bulkOrderId: number | null }[] }[]>()
         .flatMap((one) => one.orders.map((line) => [line.id, line.bulkOrderId] as const)),
     );
-    const bulkId = bulk.json<{ id: number }>().id;
     expect(Object.fromEntries(byLine)).toEqual({ [lines[0]!]: bulkId, [lines[1]!]: bulkId, [single]: null });
   });
 

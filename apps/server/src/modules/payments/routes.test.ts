@@ -78,26 +78,10 @@ describe("paying with the sandbox", () => {
     const a = await store.newProduct({ priceCents: 1000, shippingCostCents: 200 });
     const b = await store.newProduct({ priceCents: 250, shippingCostCents: 700 });
     const c = await store.newProduct({ priceCents: 4000, shippingCostCents: 0, stock: 3 });
-    const cartIds = [];
-    for (const [productId, amount] of [
+    const { bulkId, lineIds: cartIds } = await store.buyAll(me, [
       [a, 2],
       [b, 1],
-    ] as const) {
-      const added = await t.app.inject({
-        method: "POST",
-        url: "/api/order",
-        headers: me,
-        payload: { status: "inCart", productId, amount },
-      });
-      cartIds.push(added.json<{ id: number }>().id);
-    }
-    const bulk = await t.app.inject({
-      method: "POST",
-      url: "/api/order/bulk",
-      headers: me,
-      payload: { orderIds: cartIds },
-    });
-    expect(bulk.statusCode, bulk.body).toBe(201);
+    ]);
     const single = await store.buyNow(me, c, 2);
 
     // The client's prices are ignored: 22.50 + 80 of products, 9 of shipping.
@@ -144,7 +128,7 @@ describe("paying with the sandbox", () => {
     const [bulkRow] = await t.database.db
       .select({ status: bulkOrders.status })
       .from(bulkOrders)
-      .where(eq(bulkOrders.id, bulk.json<{ id: number }>().id));
+      .where(eq(bulkOrders.id, bulkId));
     expect(bulkRow!.status).toBe("finished");
     expect((await pay(me)).statusCode).toBe(404);
 
