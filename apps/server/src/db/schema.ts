@@ -257,6 +257,9 @@ export const bulkOrders = pgTable(
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
     /** The checkout that paid it: its id is the purchase's one number (V-000123). */
     checkoutId: integer("checkout_id").references((): AnyPgColumn => checkouts.id),
+    /** Set when the admin ships it (onDelivery): the shipping e-mail and the order page show it. */
+    trackingNumber: text("tracking_number"),
+    carrier: text("carrier"),
     ...timestamps,
   },
   (t) => [
@@ -294,9 +297,13 @@ export const orders = pgTable(
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
     /** The checkout that paid it: its id is the purchase's one number (V-000123). */
     checkoutId: integer("checkout_id").references((): AnyPgColumn => checkouts.id),
+    /** Set when the admin ships it (onDelivery): the shipping e-mail and the order page show it. */
+    trackingNumber: text("tracking_number"),
+    carrier: text("carrier"),
     ...timestamps,
   },
   (t) => [
+    index("orders_checkout_idx").on(t.checkoutId),
     check("orders_amount", sql`${t.amount} >= 1`),
     // One wishlist line and one cart line per user and product; purchases may repeat.
     uniqueIndex("orders_user_product_list_key")
@@ -565,6 +572,74 @@ export const newsletterUnsubscribes = pgTable("newsletter_unsubscribes", {
   email: text("email").primaryKey(),
   ...timestamps,
 });
+
+/**
+ * A purchase's history (issue 23): every status a paid single line or bulk order reaches, written by triggers
+ * on orders and bulk_orders (migration 0021) in the transaction of the change, whichever code made it.
+ */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: serial("id").primaryKey(),
+    /** The single line it happened to; null for a bulk order's event. */
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "cascade" }),
+    bulkOrderId: integer("bulk_order_id").references(() => bulkOrders.id, { onDelete: "cascade" }),
+    checkoutId: integer("checkout_id").references(() => checkouts.id),
+    status: orderStatusEnum("status").notNull(),
+    trackingNumber: text("tracking_number"),
+    carrier: text("carrier"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("order_events_order_idx").on(t.orderId),
+    index("order_events_bulk_order_idx").on(t.bulkOrderId),
+    index("order_events_checkout_idx").on(t.checkoutId),
+    check("order_events_one_owner", sql`(${t.orderId} is null) <> (${t.bulkOrderId} is null)`),
+  ],
+);
+
+/** "Forgot password?" links (issue 23 point 5): single use, 30 minutes, only the token's SHA-256 is kept. */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * "Tell me when it is back" (issue 23 point 9): a signed-in shopper's request on a sold-out product; the first
+ * restock queues one e-mail per open request and closes it (notified_at).
+ */
+export const stockAlerts = pgTable(
+  "stock_alerts",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    notifiedAt: timestamp("notified_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("stock_alerts_open_key")
+      .on(t.userId, t.productId)
+      .where(sql`${t.notifiedAt} is null`),
+    index("stock_alerts_product_open_idx")
+      .on(t.productId)
+      .where(sql`${t.notifiedAt} is null`),
+  ],
+);
 
 /**
  * Every e-mail the store sends, queued in the transaction of the change that causes it and delivered by the
