@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const dist = new URL("../dist", import.meta.url).pathname;
+// A folder given as the argument (a second build for a parallel end-to-end run), else apps/web/dist.
+const dist = process.argv[2] ?? new URL("../dist", import.meta.url).pathname;
 const compressible = /\.(js|css|html|svg|json|txt|xml|webmanifest)$/;
 
 function* files(dir) {
