@@ -16,6 +16,7 @@ export default tseslint.config(
       "**/node_modules/**",
       "**/dist/**",
       "**/dist-ssr/**",
+      "apps/web/parallel/**",
       "data/**",
       "reports/**",
       "test-results/**",
