@@ -1,7 +1,7 @@
 /**
- * What a checkout charges (SPEC.md §2 Checkout, §7 Payment; ADR 0008): each pending line as the server
- * snapshotted it, an 'on Nth unit' discount split into a line of its own with no shipping, and the sums the
- * /purchase screen shows. The server builds the provider's items with it and the page draws the same lines,
+ * What a checkout charges (SPEC.md §2 Checkout, §7 Payment; ADRs 0008, 0013, 0015): each pending line as the
+ * server snapshotted it, an 'on Nth unit' discount split into a line of its own with no shipping, and the
+ * sums every screen shows. The server builds the provider's items with it and the page draws the same lines,
  * so the shopper pays exactly what they saw.
  */
 
@@ -77,12 +77,42 @@ export interface CheckoutTotals {
   totalCents: number;
 }
 
-/** SPEC.md §2 Checkout: the sum of product prices, the sum of shipping costs and the grand total. */
-export function checkoutTotals(lines: readonly PendingLine[]): CheckoutTotals {
-  const productsCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const shippingCents = lines.reduce((sum, line) => sum + line.shippingCents, 0);
+/** Anything priced as a line: a cart line, a pending line, a purchase's snapshot (cents). */
+export interface TotalsLine {
+  lineTotalCents: number;
+  shippingCents: number;
+}
+
+/**
+ * The one money rule of every screen (ADR 0015): the products are the sum of the line totals, the shipping the
+ * SUM of each line's shipping cost (each product ships on its own), the total both. The cart, the header's
+ * preview, /purchase, the provider's items, the e-mails and the order page all add up through here, so the
+ * same lines show the same three figures everywhere. The only place that sums: don't add them up elsewhere.
+ */
+export function checkoutTotals(lines: readonly TotalsLine[]): CheckoutTotals {
+  let productsCents = 0;
+  let shippingCents = 0;
+  for (const line of lines) {
+    productsCents += line.lineTotalCents;
+    shippingCents += line.shippingCents;
+  }
   return { productsCents, shippingCents, totalCents: productsCents + shippingCents };
 }
 
 /** SPEC.md §7: the pseudo item that carries the shipping, last in the provider's items. */
 export const SHIPPING_ITEM_TITLE = "shippingCost";
+
+/**
+ * POST /{provider}/pay's items for these lines: each line's items, then the `shippingCost` item with the
+ * shipping of `checkoutTotals`. Quantity × unit price of them adds up to its total, to the cent.
+ */
+export function providerItems(
+  lines: readonly PendingLine[],
+): { title: string; amount: number; unitPriceCents: number }[] {
+  return [
+    ...lines
+      .flatMap(checkoutItems)
+      .map(({ title, amount, unitPriceCents }) => ({ title, amount, unitPriceCents })),
+    { title: SHIPPING_ITEM_TITLE, amount: 1, unitPriceCents: checkoutTotals(lines).shippingCents },
+  ];
+}

@@ -1,3 +1,4 @@
+import { checkoutTotals } from "@voltio/domain/checkout";
 import { formatDollars } from "@voltio/domain/money";
 import { orderNumber } from "@voltio/domain/order-status";
 import type { ShippingAddress } from "../../db/schema";
@@ -31,8 +32,13 @@ export function orderConfirmation(
   providerPaymentId: string,
   lines: SettledLine[],
 ): MailMessage {
-  const products = lines.reduce((sum, line) => sum + (line.lineTotalCents ?? 0), 0);
-  const shipping = lines.reduce((sum, line) => sum + (line.shippingCostCents ?? 0), 0);
+  // The one money rule (ADR 0015): the same three figures as the cart, checkout and the order page.
+  const { productsCents: products, shippingCents: shipping } = checkoutTotals(
+    lines.map((line) => ({
+      lineTotalCents: line.lineTotalCents ?? 0,
+      shippingCents: line.shippingCostCents ?? 0,
+    })),
+  );
   const items = lines.map((line) => `- ${line.title} × ${line.amount}: ${dollars(line.lineTotalCents ?? 0)}`);
   const number = orderNumber(checkout.id);
   return {
@@ -44,7 +50,7 @@ export function orderConfirmation(
       "",
       ...items,
       `Products: ${dollars(products)}`,
-      `Shipping: ${dollars(shipping)}`,
+      `Shipping (each product ships on its own): ${dollars(shipping)}`,
       `Total: ${dollars(products + shipping)}`,
       "",
       `Ship to: ${addressLine(checkout.shippingAddress)}`,
