@@ -24,6 +24,20 @@ export const payBodySchema = z.object({
   baseURL: z.url({ error: "must be the store's address, such as https://shop.example.com" }).max(2000),
   /** The address to ship to (one of the shopper's); the first one when not given. */
   directionId: idSchema.optional(),
+  /**
+   * What to pay (ADR 0015): these pending lines bought on their own and these pending bulk orders. Without
+   * either, everything the shopper has pending, as SPEC.md's client expects.
+   */
+  orderIds: z
+    .array(idSchema)
+    .max(500, "must list at most 500 orders")
+    .optional()
+    .describe("Pending lines (not in a bulk order) to pay; with bulkOrderIds, nothing else is charged"),
+  bulkOrderIds: z
+    .array(idSchema)
+    .max(500, "must list at most 500 bulk orders")
+    .optional()
+    .describe("Pending bulk orders to pay; with orderIds, nothing else is charged"),
 });
 export type PayBody = z.infer<typeof payBodySchema>;
 

@@ -1,11 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import {
-  SHIPPING_ITEM_TITLE,
-  checkoutItems,
-  checkoutTotals,
-  type PendingLine,
-} from "@voltio/domain/checkout";
+import { checkoutItems, checkoutTotals, providerItems, type PendingLine } from "@voltio/domain/checkout";
 import { toDollars } from "@voltio/domain/money";
 import { orderNumber } from "@voltio/domain/order-status";
 import type { OrderSummary, PayBody } from "@voltio/domain/payments";
@@ -24,8 +19,9 @@ import type { PaymentProvider } from "../../integrations/payments/provider";
 import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
 
 /**
- * Starting a payment (issue 10, issue 21 points 1–2; DESIGN.md §4). A checkout covers everything the shopper
- * has pending when they press pay, at the prices snapshotted when the lines became pending, and holds its
+ * Starting a payment (issue 10, issue 21 points 1–2, issue 23 point 7; DESIGN.md §4). A checkout covers what
+ * the shopper chose to pay (`orderIds`, `bulkOrderIds`; everything pending when they name nothing, as SPEC's
+ * client does), at the prices snapshotted when the lines became pending, and holds its
  * units for STOCK_HOLD_SECONDS: a buyer who can't have every unit is told before paying. A shopper has one
  * open checkout at a time, whatever the concurrency (a unique partial index, and the decision taken under a
  * per-shopper lock).
@@ -100,6 +96,36 @@ async function pendingOf(db: Db, userId: number) {
   }));
 }
 
+type Pending = Awaited<ReturnType<typeof pendingOf>>;
+
+/**
+ * The pending lines a Pay chose (ADR 0015): a "Buy now" pays that line only, unless the shopper added the
+ * rest. Each id must name one of the caller's pending lines bought alone, or pending bulk orders; anything
+ * else refuses the whole Pay, naming the id, before a checkout is touched.
+ */
+function chosen(pending: Pending, body: Pick<PayBody, "orderIds" | "bulkOrderIds">): Pending {
+  if (body.orderIds === undefined && body.bulkOrderIds === undefined) return pending;
+  const orderIds = new Set(body.orderIds ?? []);
+  const bulkOrderIds = new Set(body.bulkOrderIds ?? []);
+  if (orderIds.size + bulkOrderIds.size === 0)
+    throw new InvalidInput("orderIds", "choose at least one pending order or bulk order to pay");
+  for (const id of orderIds) {
+    const line = pending.find((candidate) => candidate.id === id);
+    if (!line) throw new InvalidInput("orderIds", `order ${id} is not a pending order of yours`);
+    if (line.bulkOrderId !== null)
+      throw new InvalidInput(
+        "orderIds",
+        `order ${id} is part of bulk order ${line.bulkOrderId}: choose it in bulkOrderIds`,
+      );
+  }
+  for (const id of bulkOrderIds)
+    if (!pending.some((line) => line.bulkOrderId === id))
+      throw new InvalidInput("bulkOrderIds", `bulk order ${id} is not a pending bulk order of yours`);
+  return pending.filter((line) =>
+    line.bulkOrderId === null ? orderIds.has(line.id) : bulkOrderIds.has(line.bulkOrderId),
+  );
+}
+
 const addressOf = (row: typeof directions.$inferSelect): ShippingAddress => ({
   city: row.city,
   street: row.street,
@@ -134,8 +160,7 @@ type Decision =
       kind: "create";
       checkoutId: number;
       expiresAt: Date;
-      lines: Awaited<ReturnType<typeof pendingOf>>;
-      shippingCents: number;
+      lines: Pending;
       amountCents: number;
       payerEmail: string;
     };
@@ -143,7 +168,8 @@ type Decision =
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
- * POST /{provider}/pay: the charge for what the caller has pending, built from the database. The same
+ * POST /{provider}/pay: the charge for what the caller chose of what they have pending (everything pending
+ * when they name nothing), built from the database. The same
  * pending orders, total and return address reuse the open checkout while its hold lasts; anything else closes
  * it (here and at the provider) and opens another.
  */
@@ -170,8 +196,9 @@ export async function startCheckout(
       .from(checkouts)
       .where(and(eq(checkouts.userId, userId), eq(checkouts.status, "open")))
       .for("update");
-    const lines = await pendingOf(tx, userId);
-    if (lines.length === 0) throw new NotFound("Nothing to pay: there are no pending orders");
+    const pending = await pendingOf(tx, userId);
+    if (pending.length === 0) throw new NotFound("Nothing to pay: there are no pending orders");
+    const lines = chosen(pending, body);
     const [direction] = await tx
       .select()
       .from(directions)
@@ -192,7 +219,7 @@ export async function startCheckout(
     const bulkOrderIds = [
       ...new Set(lines.flatMap((line) => (line.bulkOrderId === null ? [] : [line.bulkOrderId]))),
     ];
-    const { shippingCents, totalCents: amountCents } = checkoutTotals(lines);
+    const { totalCents: amountCents } = checkoutTotals(lines);
     const shippingAddress = addressOf(direction);
 
     if (
@@ -244,7 +271,6 @@ export async function startCheckout(
       checkoutId: created!.id,
       expiresAt,
       lines,
-      shippingCents,
       amountCents,
       payerEmail: buyer!.email,
     };
@@ -265,14 +291,7 @@ export async function startCheckout(
       reference: number,
       description: `Voltio order ${number}`,
       // Items at 0 (a free Nth unit, free shipping) change no total and some providers refuse them.
-      items: [
-        ...decision.lines.flatMap(checkoutItems).map(({ title, amount, unitPriceCents }) => ({
-          title,
-          amount,
-          unitPriceCents,
-        })),
-        { title: SHIPPING_ITEM_TITLE, amount: 1, unitPriceCents: decision.shippingCents },
-      ].filter((item) => item.unitPriceCents > 0),
+      items: providerItems(decision.lines).filter((item) => item.unitPriceCents > 0),
       amountCents: decision.amountCents,
       payerEmail: decision.payerEmail,
       successUrl: `${baseUrl}/purchase/success`,

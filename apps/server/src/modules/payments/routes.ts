@@ -87,7 +87,7 @@ export function paymentRoutes({
         schema: {
           tags: ["payments"],
           summary:
-            "Start paying everything the caller has pending; the charge is built from the server's prices",
+            "Start paying what the caller chose of their pending orders (orderIds, bulkOrderIds; everything pending when neither is given); the charge is built from the server's prices",
           security: BEARER,
           body: payBodySchema,
           response: { 200: payReplySchema, ...errors },
