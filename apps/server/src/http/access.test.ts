@@ -1,9 +1,19 @@
+import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
-import { bulkOrders, checkouts, comments, orders, payments, products, sales } from "../db/schema";
+import {
+  bulkOrders,
+  checkouts,
+  comments,
+  orders,
+  passwordResetTokens,
+  payments,
+  products,
+  sales,
+} from "../db/schema";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -158,6 +168,17 @@ async function matrixSale(): Promise<{ id: number; payload: Record<string, unkno
   return { id: sale!.id, payload };
 }
 
+/** A password reset link's token for a fresh account, stored as the server stores it (its SHA-256). */
+async function resetToken(): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await t.database.db.insert(passwordResetTokens).values({
+    userId: await register(),
+    tokenHash: createHash("sha256").update(token).digest("hex"),
+    expiresAt: new Date(Date.now() + 60_000),
+  });
+  return token;
+}
+
 async function refreshToken(): Promise<string> {
   const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
   return reply.json<{ refreshToken: string }>().refreshToken;
@@ -232,6 +253,19 @@ const MATRIX: Record<string, Row> = {
     expect: everyone(404),
     request: () => ({ method: "POST", url: "/api/google/login", payload: { tokenId: "x" } }),
   },
+  "POST /api/user/password/forgot": {
+    expect: everyone(202),
+    request: () => ({ method: "POST", url: "/api/user/password/forgot", payload: { email: SHOPPER.email } }),
+  },
+  // A fresh account's link each time: a link works once.
+  "POST /api/user/password/reset": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/password/reset",
+      payload: { token: await resetToken(), password: "long-enough-2" },
+    }),
+  },
   "POST /api/user/token": {
     expect: everyone(200),
     request: async () => ({
@@ -277,6 +311,10 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/user/all": { expect: adminOnly(200), request: () => ({ url: "/api/user/all" }) },
   "GET /api/user/admin": { expect: adminOnly(200), request: () => ({ url: "/api/user/admin?search=a" }) },
+  "GET /api/user/admin/:id/customer": {
+    expect: adminOnly(200),
+    request: () => ({ url: `/api/user/admin/${otherUserId}/customer` }),
+  },
   "POST /api/emails": {
     expect: adminOnly(201),
     request: () => ({

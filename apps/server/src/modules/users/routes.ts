@@ -28,6 +28,7 @@ import {
   updateUser,
 } from "./service";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
+import { customerRoute } from "./customer";
 
 const errors = {
   ...SIGNED_IN_ERRORS,
@@ -48,6 +49,7 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
     const registerLimit = new AuthRateLimit(counter, config, "register");
     const passwordLimit = new AuthRateLimit(counter, config, "password-change");
     keepRepliesPrivate(app);
+    await app.register(customerRoute(db));
 
     app.post(
       "/user",
