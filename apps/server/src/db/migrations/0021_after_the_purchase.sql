@@ -61,10 +61,22 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
+-- A purchase written already paid (the demo seed, an import) was paid on its purchase date.
+CREATE FUNCTION order_events_paid_on(new_status order_status, purchase_date timestamptz) RETURNS timestamptz AS $$
+  SELECT CASE WHEN new_status = 'finished' THEN coalesce(purchase_date, now()) ELSE purchase_date END;
+$$ LANGUAGE sql;
+--> statement-breakpoint
 CREATE FUNCTION orders_record_event() RETURNS trigger AS $$
 BEGIN
-  IF NEW.bulk_order_id IS NULL AND order_events_changed(
-      CASE WHEN TG_OP = 'UPDATE' THEN OLD END, NEW.status, NEW.tracking_number, NEW.carrier) THEN
+  IF NEW.bulk_order_id IS NOT NULL
+     OR NOT order_events_changed(CASE WHEN TG_OP = 'UPDATE' THEN OLD END, NEW.status, NEW.tracking_number, NEW.carrier) THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' AND order_events_paid_on(NEW.status, NEW.server_purchase_date) IS NOT NULL THEN
+    INSERT INTO order_events (order_id, checkout_id, status, created_at)
+    VALUES (NEW.id, NEW.checkout_id, 'finished', order_events_paid_on(NEW.status, NEW.server_purchase_date));
+  END IF;
+  IF TG_OP = 'UPDATE' OR NEW.status <> 'finished' THEN
     INSERT INTO order_events (order_id, checkout_id, status, tracking_number, carrier)
     VALUES (NEW.id, NEW.checkout_id, NEW.status, NEW.tracking_number, NEW.carrier);
   END IF;
@@ -74,7 +86,14 @@ $$ LANGUAGE plpgsql;
 --> statement-breakpoint
 CREATE FUNCTION bulk_orders_record_event() RETURNS trigger AS $$
 BEGIN
-  IF order_events_changed(CASE WHEN TG_OP = 'UPDATE' THEN OLD END, NEW.status, NEW.tracking_number, NEW.carrier) THEN
+  IF NOT order_events_changed(CASE WHEN TG_OP = 'UPDATE' THEN OLD END, NEW.status, NEW.tracking_number, NEW.carrier) THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' AND order_events_paid_on(NEW.status, NEW.server_purchase_date) IS NOT NULL THEN
+    INSERT INTO order_events (bulk_order_id, checkout_id, status, created_at)
+    VALUES (NEW.id, NEW.checkout_id, 'finished', order_events_paid_on(NEW.status, NEW.server_purchase_date));
+  END IF;
+  IF TG_OP = 'UPDATE' OR NEW.status <> 'finished' THEN
     INSERT INTO order_events (bulk_order_id, checkout_id, status, tracking_number, carrier)
     VALUES (NEW.id, NEW.checkout_id, NEW.status, NEW.tracking_number, NEW.carrier);
   END IF;

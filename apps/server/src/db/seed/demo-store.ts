@@ -4,19 +4,24 @@ import { count, sql } from "drizzle-orm";
 import { normalizeSaleDay } from "@voltio/domain/weekday";
 import { toCents } from "@voltio/domain/money";
 import type { Db } from "../client";
+import { checkoutTotals } from "@voltio/domain/checkout";
 import {
   bulkOrders,
   categories,
+  checkouts,
   directions,
   networks,
   orders,
   productCategories,
   productImages,
+  payments,
   products,
+  sandboxCharges,
   saleCategories,
   saleProducts,
   sales,
   users,
+  type ShippingAddress,
 } from "../schema";
 import { hashPassword } from "../../modules/auth/password";
 import {
@@ -177,24 +182,30 @@ export async function seedDemoStore(db: Db): Promise<boolean> {
         newsletterSubscription: true,
       })
       .returning({ id: users.id });
-    await tx.insert(directions).values({
-      userId: shopper!.id,
+    const address = {
       city: "Springfield",
       street: "Evergreen Terrace",
       streetNumber: 742,
+      floor: null,
+      unit: null,
       postalCode: "49007",
-    });
+    };
+    await tx.insert(directions).values({ userId: shopper!.id, ...address });
 
-    await seedPurchaseHistory(tx as unknown as Db, shopper!.id);
+    await seedPurchaseHistory(tx as unknown as Db, shopper!.id, address);
     return admin?.id === 1;
   });
 }
 
-/** A finished bulk purchase of two products and a finished single purchase, a few days back. */
-async function seedPurchaseHistory(db: Db, userId: number): Promise<void> {
+/**
+ * A finished bulk purchase of two products and a finished single purchase, a few days back, each paid through
+ * the sandbox like a real one (a paid checkout, its payment and the sandbox's charge), so they have a number,
+ * an order page and a receipt, and the owner can refund them.
+ */
+async function seedPurchaseHistory(db: Db, userId: number, address: ShippingAddress): Promise<void> {
   const rows = await db.query.products.findMany({
     where: (p, { inArray }) => inArray(p.id, [19, 48, 54]),
-    columns: { id: true, priceCents: true, shippingCostCents: true },
+    columns: { id: true, title: true, priceCents: true, shippingCostCents: true },
   });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const day = 24 * 60 * 60 * 1000;
@@ -203,19 +214,6 @@ async function seedPurchaseHistory(db: Db, userId: number): Promise<void> {
   const mouse = byId.get(19)!;
   const monitor = byId.get(48)!;
   const laptop = byId.get(54)!;
-
-  const [bulk] = await db
-    .insert(bulkOrders)
-    .values({
-      userId,
-      status: "finished",
-      combinedPriceCents: mouse.priceCents + monitor.priceCents,
-      combinedShippingCostCents: Math.max(mouse.shippingCostCents, monitor.shippingCostCents),
-      purchaseId: "demo-bulk-1",
-      serverPurchaseDate: bulkDate,
-      localPurchaseDate: bulkDate.toString(),
-    })
-    .returning({ id: bulkOrders.id });
   const line = (product: typeof mouse, date: Date, extra: Partial<typeof orders.$inferInsert>) => ({
     userId,
     productId: product.id,
@@ -224,15 +222,101 @@ async function seedPurchaseHistory(db: Db, userId: number): Promise<void> {
     unitPriceCents: product.priceCents,
     lineTotalCents: product.priceCents,
     shippingCostCents: product.shippingCostCents,
+    discountedUnits: 0,
     serverPurchaseDate: date,
     localPurchaseDate: date.toString(),
+    shippingAddress: address,
     ...extra,
   });
-  await db
+
+  /** A paid sandbox checkout of these lines: what the store's books and the sandbox's would hold. */
+  const paidCheckout = async (paid: (typeof mouse)[], date: Date, paymentId: string) => {
+    const { totalCents } = checkoutTotals(
+      paid.map((product) => ({
+        title: product.title,
+        amount: 1,
+        unitPriceCents: product.priceCents,
+        lineTotalCents: product.priceCents,
+        shippingCents: product.shippingCostCents,
+        salePercentage: null,
+        discountedUnits: 0,
+      })),
+    );
+    const [checkout] = await db
+      .insert(checkouts)
+      .values({
+        userId,
+        provider: "sandbox",
+        providerCheckoutId: `sbx_ch_${paymentId}`,
+        status: "paid",
+        orderIds: [],
+        bulkOrderIds: [],
+        amountCents: totalCents,
+        baseUrl: "http://localhost:3000",
+        shippingAddress: address,
+        providerPaymentId: paymentId,
+        expiresAt: date,
+        createdAt: date,
+      })
+      .returning({ id: checkouts.id });
+    await db.insert(sandboxCharges).values({
+      id: `sbx_ch_${paymentId}`,
+      reference: String(checkout!.id),
+      amountCents: totalCents,
+      description: paid.map((product) => product.title).join(", "),
+      successUrl: "http://localhost:3000/purchase/success",
+      failureUrl: "http://localhost:3000/purchase/failure",
+      status: "approved",
+      paymentId,
+    });
+    await db.insert(payments).values({
+      provider: "sandbox",
+      providerPaymentId: paymentId,
+      status: "approved",
+      amountCents: totalCents,
+      checkoutId: checkout!.id,
+      createdAt: date,
+    });
+    return checkout!.id;
+  };
+
+  const bulkCheckout = await paidCheckout([mouse, monitor], bulkDate, "sbx_pay_demo_bulk_1");
+  const [bulk] = await db
+    .insert(bulkOrders)
+    .values({
+      userId,
+      status: "finished",
+      combinedPriceCents: mouse.priceCents + monitor.priceCents,
+      combinedShippingCostCents: mouse.shippingCostCents + monitor.shippingCostCents,
+      purchaseId: "sbx_pay_demo_bulk_1",
+      serverPurchaseDate: bulkDate,
+      localPurchaseDate: bulkDate.toString(),
+      shippingAddress: address,
+      checkoutId: bulkCheckout,
+    })
+    .returning({ id: bulkOrders.id });
+  const bulkLines = [mouse, monitor].map((product) =>
+    line(product, bulkDate, {
+      bulkOrderId: bulk!.id,
+      purchaseId: "sbx_pay_demo_bulk_1",
+      checkoutId: bulkCheckout,
+    }),
+  );
+  const singleCheckout = await paidCheckout([laptop], singleDate, "sbx_pay_demo_order_1");
+  const inserted = await db
     .insert(orders)
     .values([
-      line(mouse, bulkDate, { bulkOrderId: bulk!.id, purchaseId: "demo-bulk-1" }),
-      line(monitor, bulkDate, { bulkOrderId: bulk!.id, purchaseId: "demo-bulk-1" }),
-      line(laptop, singleDate, { purchaseId: "demo-order-1" }),
-    ]);
+      ...bulkLines,
+      line(laptop, singleDate, { purchaseId: "sbx_pay_demo_order_1", checkoutId: singleCheckout }),
+    ])
+    .returning({ id: orders.id, bulkOrderId: orders.bulkOrderId });
+  const single = inserted.find((row) => row.bulkOrderId === null)!;
+  await db
+    .update(checkouts)
+    .set({ bulkOrderIds: [bulk!.id] })
+    .where(sql`${checkouts.id} = ${bulkCheckout}`);
+  await db
+    .update(checkouts)
+    .set({ orderIds: [single.id] })
+    .where(sql`${checkouts.id} = ${singleCheckout}`);
 }

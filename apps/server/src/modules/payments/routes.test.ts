@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
@@ -270,9 +270,11 @@ describe("paying with the sandbox", () => {
     expect(lines.filter((line) => line.status === "finished")).toHaveLength(5);
     expect(lines.filter((line) => line.status === "pending")).toHaveLength(45);
     const paid = await t.database.db
-      .select({ id: checkouts.id })
+      .selectDistinct({ id: checkouts.id })
       .from(checkouts)
-      .where(inArray(checkouts.status, ["paid"]));
+      .innerJoin(orders, eq(orders.checkoutId, checkouts.id))
+      .where(and(eq(checkouts.status, "paid"), eq(orders.productId, productId)));
+    expect(paid).toHaveLength(5);
     const told = await t.database.db.select({ key: mailOutbox.dedupeKey }).from(mailOutbox);
     for (const { id } of paid)
       expect(told.map((mail) => mail.key)).toContain(`order-confirmation:checkout:${id}`);
