@@ -19,6 +19,7 @@ import type { TtlCache } from "../catalog/ttl-cache";
 import type { CatalogReference } from "../catalog/reference";
 import { productsByIds } from "../catalog/service";
 import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/stock";
+import { backToCart } from "./back-to-cart";
 
 /**
  * A shopper's order lines (SPEC.md §4, §7 Orders; DESIGN.md §4–5). Every write that checks a line against
@@ -131,7 +132,10 @@ async function ownLine(tx: Db, userId: number, id: number, lock = false) {
   return line;
 }
 
-/** PUT /order/:id: a cart amount delta, wishlist → cart, or cart → pending with the price snapshot. */
+/**
+ * PUT /order/:id: a cart amount delta, wishlist → cart, pending → cart (back-to-cart.ts), or cart → pending
+ * with the price snapshot.
+ */
 export async function updateOrder(
   db: Db,
   userId: number,
@@ -139,7 +143,10 @@ export async function updateOrder(
   change: OrderUpdate,
   pricing: PricingContext,
 ): Promise<OrderUpdateReply> {
-  const { productId } = await ownLine(db, userId, id);
+  const { productId, status } = await ownLine(db, userId, id);
+  // Taken back from checkout (issue 23): its own transaction, which starts with the checkout's holds.
+  if ("status" in change && change.status === "inCart" && status === "pending")
+    return backToCart(db, userId, id);
   return db.transaction(async (tx) => {
     const product = await lockProduct(tx, productId);
     const line = await ownLine(tx, userId, id, true);

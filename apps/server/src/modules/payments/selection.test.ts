@@ -12,7 +12,10 @@ let t: TestContext;
 let store: Shop;
 const BASE = "http://localhost:3000";
 
-const pay = (headers: Headers, selection: { orderIds?: number[]; bulkOrderIds?: number[] } = {}) =>
+const pay = (
+  headers: Headers,
+  selection: { orderIds?: readonly number[]; bulkOrderIds?: readonly number[] } = {},
+) =>
   t.app.inject({
     method: "POST",
     url: "/api/sandbox/pay",

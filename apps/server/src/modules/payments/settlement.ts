@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-o
 import { checkoutIdOf, orderNumber } from "@voltio/domain/order-status";
 import type { FeedbackReply, PaymentOutcome } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
+import { checkoutTotals } from "@voltio/domain/checkout";
 import { bulkOrders, checkouts, orders, paymentEvents, payments, products } from "../../db/schema";
 import { NotFound } from "../../errors";
 import type { PaymentProvider, ProviderPayment } from "../../integrations/payments/provider";
@@ -184,6 +185,13 @@ export async function settlePayment(
       lines.every((line) => line.status === "pending" && line.flag === null) &&
       checkout.orderIds.every((id) => lines.some((line) => line.id === id));
     if (!stillPending) return refund("refund_needed", "its orders were no longer pending");
+    // A line taken back to the cart leaves its bulk order (ADR 0015): what is left isn't what was charged.
+    const covered = lines.map((line) => ({
+      lineTotalCents: line.lineTotalCents ?? 0,
+      shippingCents: line.shippingCostCents ?? 0,
+    }));
+    if (checkoutTotals(covered).totalCents !== checkout.amountCents)
+      return refund("refund_needed", "its orders changed after it was made");
 
     // The checkout's own holds are its to take; past their expiry, whatever other shoppers left.
     const units = unitsPerProduct(lines);
