@@ -32,6 +32,8 @@ import { orderRoutes } from "./modules/orders/routes";
 import { paymentRoutes } from "./modules/payments/routes";
 import { reviewRoutes } from "./modules/reviews/routes";
 import { statsRoutes } from "./modules/stats/routes";
+import { stockAlertRoutes } from "./modules/stock-alerts/routes";
+import { STOCK_ALERT_SWEEP_MS, startStockAlertWorker } from "./modules/stock-alerts/worker";
 import { createPaymentProvider } from "./integrations/payments/providers";
 import { sandboxPageRoutes } from "./integrations/payments/sandbox-page";
 import type { PaymentProvider } from "./integrations/payments/provider";
@@ -189,10 +191,30 @@ export async function buildApp(
     },
   });
   countRequests(app, metrics.registry);
+  // Back-in-stock requests (issue 23 point 9): swept after an admin's product write, when stock or holds
+  // move (the change feed below), and every 30 s for holds that simply expired; tests call sweep().
+  const stockAlerts = startStockAlertWorker({
+    db,
+    storeUrl: config.publicUrl,
+    log: app.log,
+    pollMs: STOCK_ALERT_SWEEP_MS,
+    background: mailWorker,
+    onQueued: notifyMail,
+  });
+  app.addHook("onClose", async () => {
+    await stockAlerts.stop();
+  });
   // Every process's writes (and SQL by hand): this process's copies of the catalogue follow within a second.
   const changes = await listenForChanges(db, config.databaseUrl, {
-    onChange: (change) => catalogCache.changed(change),
-    onMissed: () => catalogCache.changed({ kind: "catalog" }),
+    onChange: (change) => {
+      catalogCache.changed(change);
+      if (change.kind !== "categories" && change.kind !== "links" && change.kind !== "reference")
+        stockAlerts.notify();
+    },
+    onMissed: () => {
+      catalogCache.changed({ kind: "catalog" });
+      stockAlerts.notify();
+    },
     log: app.log,
   });
   /** This process wrote to the catalogue: it serves what it wrote once the write's notification came back. */
@@ -244,7 +266,7 @@ export async function buildApp(
         }),
       );
       await api.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
-      await api.register(authRoutes({ db, config }));
+      await api.register(authRoutes({ db, config, notifyMail }));
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ db, config, storage: uploads }));
       await api.register(newsletterRoutes({ db, config, notifyMail }));
@@ -259,6 +281,7 @@ export async function buildApp(
           notifyMail,
           onStockChange: catalogWritten,
           notifyRefunds: () => paymentsWorker.notify(),
+          trackingUrlTemplates: config.trackingUrlTemplates,
         }),
       );
       await api.register(reviewRoutes({ db, identify, onRatingsChange: catalogWritten }));
@@ -267,8 +290,10 @@ export async function buildApp(
           db,
           reference: catalogCache.reference,
           onCatalogChange: catalogWritten,
+          afterStockWrite: () => stockAlerts.sweep(),
         }),
       );
+      await api.register(stockAlertRoutes({ db }));
       await api.register(statsRoutes({ db, storeTimeZone: config.storeTimeZone, now }));
       await api.register(
         paymentRoutes({

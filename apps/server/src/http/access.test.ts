@@ -140,10 +140,10 @@ async function shopperReviewId(): Promise<number> {
 }
 
 /** A fresh product of no one's, for the admin routes that change or retire one. */
-async function matrixProductId(): Promise<number> {
+async function matrixProductId(stock = 1): Promise<number> {
   const [product] = await t.database.db
     .insert(products)
-    .values({ title: `Matrix ${++serial}`, name: "row", priceCents: 100, stock: 1 })
+    .values({ title: `Matrix ${++serial}`, name: "row", priceCents: 100, stock })
     .returning({ id: products.id });
   return product!.id;
 }
@@ -204,6 +204,16 @@ const MATRIX: Record<string, Row> = {
   "GET /api/products": { expect: everyone(200), request: () => ({ url: "/api/products" }) },
   "GET /api/products/:id": { expect: everyone(200), request: () => ({ url: "/api/products/1" }) },
   "GET /api/categories": { expect: everyone(200), request: () => ({ url: "/api/categories" }) },
+  // Back-in-stock requests (issue 23 point 9) of a sold-out product: each shopper's own; admins can't buy.
+  ...Object.fromEntries(
+    (["PUT", "DELETE", "GET"] as const).map((method) => [
+      `${method} /api/product/:id/stock-alert`,
+      {
+        expect: signedInOnly(200, 200, 403),
+        request: async () => ({ method, url: `/api/product/${await matrixProductId(0)}/stock-alert` }),
+      },
+    ]),
+  ),
   "GET /api/networks": { expect: everyone(200), request: () => ({ url: "/api/networks" }) },
   "GET /api/store": { expect: everyone(200), request: () => ({ url: "/api/store" }) },
   "GET /api/sale": { expect: everyone(200), request: () => ({ url: "/api/sale" }) },

@@ -23,6 +23,8 @@ export interface AdminCatalogRoutesDeps {
   reference: TtlCache<CatalogReference>;
   /** Every change shows in the store, carts included, on the next request: the catalogue's caches go. */
   onCatalogChange: () => void;
+  /** After a product's stock may have risen (committed): back-in-stock requests are answered (issue 23). */
+  afterStockWrite?: () => Promise<unknown>;
 }
 
 /** POST, PUT, DELETE /products and /sale (admin; SPEC.md §7; issue 12). Replies as the catalogue lists them. */
@@ -30,6 +32,7 @@ export function adminCatalogRoutes({
   db,
   reference,
   onCatalogChange,
+  afterStockWrite,
 }: AdminCatalogRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     keepRepliesPrivate(app);
@@ -82,6 +85,7 @@ export function adminCatalogRoutes({
       },
       async (request) => {
         await updateProduct(db, signedIn(request), request.params.id, request.body);
+        await afterStockWrite?.();
         return changedProduct(request.params.id);
       },
     );

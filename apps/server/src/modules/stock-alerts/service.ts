@@ -1,0 +1,124 @@
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { IN_STOCK } from "@voltio/domain/stock-alerts";
+import type { Db } from "../../db/client";
+import { products, stockAlerts, users } from "../../db/schema";
+import { Conflict, NotFound } from "../../errors";
+import { queueMail } from "../../integrations/mail/outbox";
+import { isDeletedAddress } from "../orders/admin-mail";
+import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
+import { backInStockMail } from "./mail";
+
+/**
+ * Back-in-stock requests (issue 23 point 9). A shopper asks while a product is sold out (nothing left for
+ * anyone to take: the shelf less the checkouts' active holds, inventory/stock.ts); the first time it can be
+ * bought again, `notifyRestocked` queues one e-mail per open request and closes it in the same transaction.
+ * At most one open request per shopper and product (the database's partial unique index).
+ */
+
+const PRODUCT_NOT_FOUND = "Product Not Found!";
+
+/** `products p`, as AVAILABLE_STOCK_SQL names it. */
+const p = alias(products, "p");
+const available = sql<number>`${sql.raw(AVAILABLE_STOCK_SQL)}`;
+
+/** A live product's units for sale, its row share-locked until the transaction ends; 404 when unknown or retired. */
+async function lockedAvailable(tx: Db, productId: number): Promise<number> {
+  const [row] = await tx
+    .select({ available })
+    .from(p)
+    .where(and(eq(p.id, productId), isNull(p.deletedAt)))
+    .for("share", { of: p });
+  if (!row) throw new NotFound(PRODUCT_NOT_FOUND);
+  return Number(row.available);
+}
+
+const openRequest = (userId: number, productId: number) =>
+  and(eq(stockAlerts.userId, userId), eq(stockAlerts.productId, productId), isNull(stockAlerts.notifiedAt));
+
+/**
+ * PUT: asks to be told. Asking again keeps the one open request. A product anyone can buy now is refused
+ * (409): there is nothing to wait for. The product's row is share-locked, so an admin's restock either
+ * commits first (then this is refused) or waits for this request and its sweep finds it.
+ */
+export async function requestAlert(db: Db, userId: number, productId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const stock = await lockedAvailable(tx, productId);
+    if (stock > 0) throw new Conflict(IN_STOCK, { stock });
+    await tx.insert(stockAlerts).values({ userId, productId }).onConflictDoNothing();
+  });
+}
+
+/** DELETE: the shopper no longer wants to be told (nothing open is fine: the outcome is the same). */
+export async function cancelAlert(db: Db, userId: number, productId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockedAvailable(tx, productId);
+    await tx.delete(stockAlerts).where(openRequest(userId, productId));
+  });
+}
+
+/** GET: whether the caller has an open request for the product. */
+export async function hasAlert(db: Db, userId: number, productId: number): Promise<boolean> {
+  const [product] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.id, productId), isNull(products.deletedAt)));
+  if (!product) throw new NotFound(PRODUCT_NOT_FOUND);
+  const [open] = await db
+    .select({ id: stockAlerts.id })
+    .from(stockAlerts)
+    .where(openRequest(userId, productId));
+  return open !== undefined;
+}
+
+/** Requests closed per transaction: a restock of a popular product is sent in several short ones. */
+const BATCH = 200;
+
+/**
+ * The sweep: every open request whose product can be bought now gets its e-mail queued and is closed, in
+ * one transaction per batch. Requests are claimed with FOR UPDATE SKIP LOCKED, so sweeps in several
+ * processes (or two in one) share the work and never send twice; the mail's dedupe key is a second guard.
+ * A request of an erased account is closed without mail. Returns how many e-mails were queued.
+ */
+export async function notifyRestocked(db: Db, storeUrl: string): Promise<number> {
+  let queued = 0;
+  for (;;) {
+    const { claimed, mailed } = await db.transaction(async (tx) => {
+      const due = await tx
+        .select({
+          id: stockAlerts.id,
+          productId: stockAlerts.productId,
+          title: p.title,
+          firstName: users.firstName,
+          email: users.email,
+          erased: sql<boolean>`${users.deletedAt} is not null`,
+        })
+        .from(stockAlerts)
+        .innerJoin(p, eq(p.id, stockAlerts.productId))
+        .innerJoin(users, eq(users.id, stockAlerts.userId))
+        .where(and(isNull(stockAlerts.notifiedAt), isNull(p.deletedAt), sql`${available} > 0`))
+        .orderBy(asc(stockAlerts.id))
+        .limit(BATCH)
+        .for("update", { of: stockAlerts, skipLocked: true });
+      let mailed = 0;
+      for (const alert of due) {
+        // A request of an erased account ends without mail.
+        if (alert.erased || isDeletedAddress(alert.email)) continue;
+        if ((await queueMail(tx, backInStockMail(alert, storeUrl))) !== undefined) mailed++;
+      }
+      if (due.length > 0)
+        await tx
+          .update(stockAlerts)
+          .set({ notifiedAt: sql`now()` })
+          .where(
+            inArray(
+              stockAlerts.id,
+              due.map((alert) => alert.id),
+            ),
+          );
+      return { claimed: due.length, mailed };
+    });
+    queued += mailed;
+    if (claimed < BATCH) return queued;
+  }
+}
