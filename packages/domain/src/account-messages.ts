@@ -19,6 +19,9 @@ export const ACCOUNT_MESSAGES = {
   pictureInvalid: "The picture must be an uploaded image or an https address",
   oneField: "Send one field at a time",
   invalidCharacters: "Contains characters that aren't allowed",
+  resetLinkInvalid: "This link is not valid: ask for a new one",
+  resetLinkExpired: "This link has expired: ask for a new one",
+  resetLinkUsed: "This link was already used: ask for a new one",
 } as const;
 export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
 

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES, accountMessageKey } from "./account-messages";
 import {
   addressInputSchema,
+  firstNameSchema,
+  lastNameSchema,
   passwordChangeSchema,
+  passwordForgotSchema,
+  passwordResetSchema,
   profilePictureSchema,
   registerSchema,
   userUpdateSchema,
@@ -20,9 +24,9 @@ describe("register rules (SPEC.md §5)", () => {
 
   it.each([
     ["firstName", "", ACCOUNT_MESSAGES.firstNameRequired],
-    ["firstName", "Ada Mae", ACCOUNT_MESSAGES.firstNameLetters],
+    ["firstName", "Ada  Mae", ACCOUNT_MESSAGES.firstNameLetters],
     ["firstName", "Ada1", ACCOUNT_MESSAGES.firstNameLetters],
-    ["firstName", "Adá", ACCOUNT_MESSAGES.firstNameLetters],
+    ["lastName", "L0velace", ACCOUNT_MESSAGES.firstNameLetters],
     ["lastName", "", ACCOUNT_MESSAGES.lastNameRequired],
     ["email", "", ACCOUNT_MESSAGES.emailRequired],
     ["email", "ada@", ACCOUNT_MESSAGES.emailInvalid],
@@ -35,6 +39,83 @@ describe("register rules (SPEC.md §5)", () => {
   it("a missing field is a required one", () => {
     const { firstName: _, ...rest } = valid;
     expect(firstMessage(registerSchema.safeParse(rest))).toBe(ACCOUNT_MESSAGES.firstNameRequired);
+  });
+});
+
+describe("names in any language (issue 23 point 6, ADR 0016)", () => {
+  it.each([
+    "Lucía",
+    "María José",
+    "Núñez O'Brien",
+    "O’Neil",
+    "Jean-Luc",
+    "Zoë",
+    "Ærøskøbing",
+    "Łukasz",
+    "Влад",
+    "李小龙",
+    "Nguyễn",
+    "ضياء",
+  ])("accepts %j as a first and a last name", (name) => {
+    expect(firstNameSchema.parse(name)).toBe(name);
+    expect(lastNameSchema.parse(name)).toBe(name);
+  });
+
+  it("keeps one spelling: a combining accent is stored composed, the ends trimmed", () => {
+    expect(firstNameSchema.parse(" Luci\u0301a ")).toBe("Lucía");
+  });
+
+  it.each([
+    "R2D2",
+    "Ann_Marie",
+    "Ann.",
+    "Ann  Marie",
+    "Ann - Lee",
+    "-Ann",
+    "Ann-",
+    "'Ann",
+    "Ann''Lee",
+    "Ann--Lee",
+    "Ann\tMarie",
+    "Ann\u00a0Marie",
+    "<script>",
+    "Ann😀",
+    "\u0301Ann",
+    "Ann\u0000",
+  ])("refuses %j with SPEC's rule text", (name) => {
+    expect(firstMessage(firstNameSchema.safeParse(name))).toBe(ACCOUNT_MESSAGES.firstNameLetters);
+    expect(firstMessage(lastNameSchema.safeParse(name))).toBe(ACCOUNT_MESSAGES.firstNameLetters);
+  });
+
+  it("still caps the length", () => {
+    expect(firstMessage(firstNameSchema.safeParse("A".repeat(51)))).toBe(ACCOUNT_MESSAGES.tooLong);
+  });
+});
+
+describe("password reset bodies", () => {
+  const token = "A".repeat(43);
+
+  it("takes a 43-character base64url token and a new password by the registration rule", () => {
+    expect(passwordResetSchema.safeParse({ token, password: "long-enough" }).success).toBe(true);
+    expect(firstMessage(passwordResetSchema.safeParse({ token, password: "short" }))).toBe(
+      ACCOUNT_MESSAGES.passwordTooShort,
+    );
+    expect(firstMessage(passwordResetSchema.safeParse({ token, password: "" }))).toBe(
+      ACCOUNT_MESSAGES.passwordRequired,
+    );
+  });
+
+  it.each(["", "short", "A".repeat(44), `${"A".repeat(42)}=`, `${"A".repeat(42)}/`])(
+    "refuses the token %j as an invalid link",
+    (bad) => {
+      expect(firstMessage(passwordResetSchema.safeParse({ token: bad, password: "long-enough" }))).toBe(
+        ACCOUNT_MESSAGES.resetLinkInvalid,
+      );
+    },
+  );
+
+  it("asks for an e-mail to send the link to", () => {
+    expect(firstMessage(passwordForgotSchema.safeParse({ email: "" }))).toBe(ACCOUNT_MESSAGES.emailRequired);
   });
 });
 

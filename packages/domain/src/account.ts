@@ -17,19 +17,26 @@ export const NAME_MAX_LENGTH = 50;
 export const EMAIL_MAX_LENGTH = 254;
 export const ADDRESSES_PER_USER_MAX = 20;
 
-export const firstNameSchema = z
-  .string(m.firstNameRequired)
-  .trim()
-  .min(1, m.firstNameRequired)
-  .max(NAME_MAX_LENGTH, m.tooLong)
-  .regex(/^[a-zA-Z]+$/, m.firstNameLetters);
+/**
+ * A real name (issue 23 point 6, ADR 0016): words of letters of any language — each letter may carry
+ * combining accents — joined by single spaces, hyphens or apostrophes ("María José", "Núñez O'Brien",
+ * "Jean-Luc"). Digits, symbols and a separator at either end or twice in a row are refused with SPEC.md's
+ * rule text. SPEC.md §5 allowed a–z only; a store with a Spanish interface can't refuse "Lucía".
+ */
+export const NAME_PATTERN = /^(?:\p{L}\p{M}*)+(?:[ '\u2019-](?:\p{L}\p{M}*)+)*$/u;
 
-export const lastNameSchema = z
-  .string(m.lastNameRequired)
-  .trim()
-  .min(1, m.lastNameRequired)
-  .max(NAME_MAX_LENGTH, m.tooLong)
-  .regex(PRINTABLE, m.invalidCharacters);
+const nameSchema = (required: string) =>
+  z
+    .string(required)
+    .trim()
+    .min(1, required)
+    .max(NAME_MAX_LENGTH, m.tooLong)
+    // One spelling per name: "Lucía" typed with a combining accent is stored as the composed "Lucía".
+    .normalize("NFC")
+    .regex(NAME_PATTERN, m.firstNameLetters);
+
+export const firstNameSchema = nameSchema(m.firstNameRequired);
+export const lastNameSchema = nameSchema(m.lastNameRequired);
 
 export const emailSchema = z
   .string(m.emailRequired)
@@ -49,6 +56,23 @@ const loginPasswordSchema = z
   .string(m.passwordRequired)
   .min(1, m.passwordRequired)
   .max(PASSWORD_MAX_LENGTH, m.tooLong);
+
+/** POST /user/password/forgot: "Forgot password?" (issue 23 point 5). */
+export const passwordForgotSchema = z.object({ email: emailSchema });
+export type PasswordForgotInput = z.infer<typeof passwordForgotSchema>;
+
+/** How long a password reset link works. */
+export const PASSWORD_RESET_MINUTES = 30;
+
+/** POST /user/password/reset: the link's token (32 random bytes, base64url) and the new password. */
+export const passwordResetSchema = z.object({
+  token: z
+    .string(m.resetLinkInvalid)
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, m.resetLinkInvalid),
+  password: newPasswordSchema,
+});
+export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 
 /** POST /user/email: the first step of the login screen. */
 export const emailCheckSchema = z.object({ email: emailSchema });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
@@ -112,6 +112,16 @@ async function shopperAddressId(): Promise<number> {
   });
   const { directions } = reply.json<{ directions: { id: number }[] }>();
   return directions.at(-1)!.id;
+}
+
+/** A paid purchase of the demo shopper's (demo seed): its number. */
+async function shopperPurchaseNumber(): Promise<string> {
+  const [line] = await t.database.db
+    .select({ checkoutId: orders.checkoutId })
+    .from(orders)
+    .where(and(eq(orders.userId, 2), isNotNull(orders.checkoutId)))
+    .limit(1);
+  return `V-${String(line!.checkoutId).padStart(6, "0")}`;
 }
 
 /** A fresh wishlist line of the demo shopper's (product 2 has stock to spare). */
@@ -445,6 +455,27 @@ const MATRIX: Record<string, Row> = {
     },
   },
   "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
+  // A purchase (issue 23) is its buyer's and the admins'; to anyone else it doesn't exist. Admins can't buy.
+  "GET /api/order/purchases": {
+    expect: signedInOnly(200, 200, 200),
+    request: () => ({ url: "/api/order/purchases" }),
+  },
+  "GET /api/order/purchases/:number": {
+    expect: signedInOnly(200, 404, 200),
+    request: async () => ({ url: `/api/order/purchases/${await shopperPurchaseNumber()}` }),
+  },
+  "GET /api/order/purchases/:number/receipt": {
+    expect: signedInOnly(200, 404, 200),
+    request: async () => ({ url: `/api/order/purchases/${await shopperPurchaseNumber()}/receipt` }),
+  },
+  "POST /api/order/purchases/:number/buy-again": {
+    expect: signedInOnly(200, 404, 403),
+    request: async () => ({
+      method: "POST",
+      url: `/api/order/purchases/${await shopperPurchaseNumber()}/buy-again`,
+      payload: {},
+    }),
+  },
   "GET /api/order/admin/bulk": { expect: adminOnly(200), request: () => ({ url: "/api/order/admin/bulk" }) },
   "GET /api/health/live": { expect: everyone(200), request: () => ({ url: "/api/health/live" }) },
   // Only with METRICS_TOKEN's bearer, which no caller of the matrix has: 404 to all.

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { NotAllowed, NotSignedIn } from "../errors";
-import type { Caller } from "../modules/auth/access-token";
+import { ROLE_CHANGED_HEADER, type Caller } from "../modules/auth/access-token";
 
 /** Who may call a route (DESIGN.md §4): anyone, a signed-in user (admins too), or an admin. */
 export const ACCESS_LEVELS = ["public", "user", "admin"] as const;
@@ -64,12 +64,14 @@ export function guardRoutes(app: FastifyInstance, identify: Identify): void {
     }
   });
 
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const access = request.routeOptions.config.access;
     // Public routes (most requests) pass without a promise.
     if (access !== "user" && access !== "admin") return done();
     identify(request).then((caller) => {
       if (!caller) return done(new NotSignedIn("You must be logged in"));
+      // Told on every reply, refusals too (a demoted admin's 403), until the client has a new token.
+      if (caller.roleChanged) reply.header(ROLE_CHANGED_HEADER, caller.rol);
       if (access === "admin" && caller.rol !== "admin")
         return done(new NotAllowed("Only admins can do this"));
       request.caller = caller;

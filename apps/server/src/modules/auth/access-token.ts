@@ -11,20 +11,35 @@ const ISSUER = "voltio";
 
 export interface Caller {
   id: number;
+  /** The role now, read from the database: what the caller may do. */
   rol: "user" | "admin";
   /** The session (login) the access token was issued for. */
   sessionId: string;
+  /**
+   * The access token was issued under the other role: an admin changed this user's role since. Only a
+   * notice for the client (ROLE_CHANGED_HEADER); powers always follow `rol`.
+   */
+  roleChanged?: boolean;
 }
+
+/**
+ * Set on the replies to a caller whose role changed since their access token was issued (issue 23 point 8),
+ * with the new role: the client refreshes its token and its user, and tells the user, instead of the login
+ * ending without a word. Gone once the client holds a token of the new role.
+ */
+export const ROLE_CHANGED_HEADER = "voltio-role-changed";
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
+/** `rol` is the role when the token is issued: a later change is noticed by comparing, never trusted. */
 export function signAccessToken(
   userId: number,
   secret: string,
   ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
   sessionId?: string,
+  rol?: Caller["rol"],
 ): Promise<string> {
-  return new SignJWT(sessionId ? { sid: sessionId } : {})
+  return new SignJWT({ ...(sessionId ? { sid: sessionId } : {}), ...(rol ? { rol } : {}) })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(userId))
     .setIssuer(ISSUER)
@@ -37,9 +52,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The caller behind the bearer token, or null for a guest. The role and the session are read from the
- * database in one query, not trusted from the token, so a demotion, deletion or ended session (logout,
- * password or role change, idle or maximum age) stops the token at once on every process. An expired token
- * answers the SPEC's 403.
+ * database in one query, not trusted from the token, so a demotion takes the admin's powers at once and a
+ * deletion or ended session (logout, password change or reset, idle or maximum age) stops the token at once,
+ * on every process. A role change keeps the session: the token's own `rol` only tells that it happened. An
+ * expired token answers the SPEC's 403.
  */
 export async function readCaller(request: FastifyRequest, db: Db, secret: string): Promise<Caller | null> {
   const header = request.headers.authorization;
@@ -48,10 +64,12 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
   if (!token || token === "null" || token === "undefined") return null;
   let subject: string | undefined;
   let sessionId: string | undefined;
+  let issuedAs: unknown;
   try {
     const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, algorithms: ["HS256"] });
     subject = payload.sub;
     if (typeof payload.sid === "string") sessionId = payload.sid;
+    issuedAs = payload.rol;
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw new AccessTokenExpired();
     throw new NotSignedIn("Invalid token");
@@ -76,5 +94,7 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
     .where(and(eq(users.id, id), isNull(users.deletedAt)))
     .limit(1);
   if (!user) throw new NotSignedIn("Invalid token");
-  return { ...user, sessionId };
+  // Tokens issued before roles were in them carry none: nothing to compare, nothing to tell.
+  const roleChanged = (issuedAs === "user" || issuedAs === "admin") && issuedAs !== user.rol;
+  return roleChanged ? { ...user, sessionId, roleChanged } : { ...user, sessionId };
 }

@@ -259,17 +259,37 @@ describe("ending sessions", () => {
     expect((await refresh(here.refreshToken)).statusCode).toBe(200);
   });
 
-  it("a role change ends every session of that user", async () => {
+  it("a role change keeps the user's sessions and tells them on their next request (issue 23 point 8)", async () => {
     const user = await account("ray");
     const session = await login(user);
-    const refreshed = await refreshedAccess(session.refreshToken);
     const admin = await login(ADMIN);
+    const allUsers = (accessToken: string) =>
+      t.app.inject({ url: "/api/user/all", headers: { authorization: `Bearer ${accessToken}` } });
+    expect((await allUsers(session.accessToken)).headers["voltio-role-changed"]).toBeUndefined();
+
     const promoted = await put("/api/user/admin", admin.accessToken, { id: user.id, rol: "admin" });
     expect(promoted.statusCode, promoted.body).toBe(200);
-    await expectEnded(session, refreshed);
-    // A new login carries the new role.
-    const again = await login(user);
-    expect((await me(again.accessToken)).json()).toMatchObject({ rol: "admin" });
+    // Still signed in, already with an admin's powers, and told so on every reply until the token is new.
+    const told = await me(session.accessToken);
+    expect(told.statusCode).toBe(200);
+    expect(told.headers["voltio-role-changed"]).toBe("admin");
+    expect(told.json()).toMatchObject({ rol: "admin" });
+    expect((await allUsers(session.accessToken)).statusCode).toBe(200);
+    const renewed = await refreshedAccess(session.refreshToken);
+    const quiet = await me(renewed);
+    expect(quiet.statusCode).toBe(200);
+    expect(quiet.headers["voltio-role-changed"]).toBeUndefined();
+
+    // Demoted: the admin routes refuse at once, and the refusal carries the notice.
+    const demoted = await put("/api/user/admin", admin.accessToken, { id: user.id, rol: "user" });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    const refused = await allUsers(renewed);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers["voltio-role-changed"]).toBe("user");
+    expect((await me(renewed)).headers["voltio-role-changed"]).toBe("user");
+    const asShopper = await refreshedAccess(session.refreshToken);
+    expect((await allUsers(asShopper)).statusCode).toBe(403);
+    expect((await allUsers(asShopper)).headers["voltio-role-changed"]).toBeUndefined();
   });
 
   it("deleting the account ends every session of it", async () => {

@@ -14,6 +14,7 @@ import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { NotFound, NotSignedIn } from "../../errors";
 import { googleVerifier } from "./google";
+import { passwordResetRoutes } from "./password-reset";
 import { dummyPasswordHash } from "./password";
 import { AuthRateLimit, LoginGuard, authCounter } from "./rate-limit";
 import { checkEmail, googleLogin, login } from "./service";
@@ -27,9 +28,11 @@ export interface AuthRoutesDeps {
   db: Db;
   /** Token lifetimes and secret, session limits, sign-in rate limits and Google sign-in. */
   config: Config;
+  /** Wakes the mail worker once a password reset e-mail is queued. */
+  notifyMail?: () => void;
 }
 
-export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZod {
+export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Computed once now, so the first login of a missing e-mail costs no more than any other.
     await dummyPasswordHash();
@@ -42,6 +45,7 @@ export function authRoutes({ db, config }: AuthRoutesDeps): FastifyPluginAsyncZo
       refresh: new AuthRateLimit(counter, config, "refresh"),
     };
     keepRepliesPrivate(app);
+    await app.register(passwordResetRoutes({ db, config, notifyMail }));
 
     app.get(
       "/auth/options",

@@ -14,6 +14,7 @@ export async function findUserByEmail(db: Db, email: string) {
   const [user] = await db
     .select({
       id: users.id,
+      email: users.email,
       passwordHash: users.passwordHash,
       googleUser: users.googleUser,
     })

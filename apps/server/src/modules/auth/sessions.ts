@@ -10,8 +10,9 @@ import { signAccessToken } from "./access-token";
  * Logins (DESIGN.md §4, ADR 0007). A login is one session: one random refresh token, stored only as its
  * SHA-256, that works for the whole session because SPEC.md's client keeps the token it got at login. The
  * session id (`familyId`, `sid` in access tokens) ties its access tokens to it, so ending the session stops
- * them too. It ends on logout, password change, role change, deletion, after an idle period without a
- * refresh and after a maximum age, whichever comes first.
+ * them too. It ends on logout, password change or reset, deletion, after an idle period without a refresh
+ * and after a maximum age, whichever comes first. A role change keeps it (issue 23 point 8): the role is
+ * read from the database on every request, and the next reply tells the user (access-token.ts).
  */
 
 export interface SessionTokens {
@@ -27,6 +28,7 @@ const invalid = () => new NotSignedIn("Invalid refresh token");
 export async function startSession(db: Db, config: Config, userId: number): Promise<SessionTokens> {
   const sessionId = randomUUID();
   const refreshToken = newToken();
+  const [user] = await db.select({ rol: users.rol }).from(users).where(eq(users.id, userId));
   await db.insert(refreshTokens).values({
     userId,
     tokenHash: hashToken(refreshToken),
@@ -38,6 +40,7 @@ export async function startSession(db: Db, config: Config, userId: number): Prom
     config.jwtSecret,
     config.accessTokenTtlSeconds,
     sessionId,
+    user?.rol,
   );
   return { accessToken, refreshToken };
 }
@@ -64,13 +67,15 @@ export async function refreshSession(db: Db, config: Config, presented: string):
         isNull(users.deletedAt),
       ),
     )
-    .returning({ userId: refreshTokens.userId, sessionId: refreshTokens.familyId });
+    .returning({ userId: refreshTokens.userId, sessionId: refreshTokens.familyId, rol: users.rol });
   if (!session) throw invalid();
   const token = await signAccessToken(
     session.userId,
     config.jwtSecret,
     config.accessTokenTtlSeconds,
     session.sessionId,
+    // A token of the role now: the client asks for one when told the role changed.
+    session.rol,
   );
   return { token };
 }
@@ -89,7 +94,7 @@ export async function endSession(db: Db, presented: string): Promise<void> {
 
 /**
  * Ends every session of a user, but the one given (a password change keeps the session that made it).
- * Takes a transaction too, so a role change and its revocation commit together.
+ * Takes a transaction too, so a password reset or a deletion and the revocation commit together.
  */
 export async function revokeUserSessions(
   db: Pick<Db, "update">,

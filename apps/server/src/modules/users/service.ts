@@ -233,7 +233,10 @@ export async function pageUsers(
   return { users: rows.map(toSummary), ...pageInfo(page, limit, total) };
 }
 
-/** PUT /user/admin (admin): sets or toggles a role. User 1 stays an admin. Recorded in the audit log. */
+/**
+ * PUT /user/admin (admin): sets or toggles a role. User 1 stays an admin. Recorded in the audit log. The
+ * user stays signed in and is told on their next request.
+ */
 export async function changeRole(
   db: Db,
   actor: Caller,
@@ -266,8 +269,8 @@ export async function changeRole(
       .returning(summaryColumns);
     if (!row) throw new NotAllowed("The user 1 can't be demoted");
     if (target.rol !== next) {
-      // Sessions end with the role they were started under, together with the change itself.
-      await revokeUserSessions(tx, id);
+      // The user's logins go on (issue 23 point 8): the role is read from the database on every request, so
+      // the change applies at once, and their next request is told so (auth/access-token.ts).
       await recordChange(tx, actor, "user.role", id, { before: { rol: target.rol }, after: { rol: next } });
     }
     return toSummary(row);
