@@ -198,12 +198,39 @@ export const environmentSchema = z.object({
     .trim()
     .refine(isSender, "must be one sender such as Voltio <no-reply@shop.example.com>")
     .default("Voltio <no-reply@voltio.test>"),
+  // Carrier → tracking page with {number}, as JSON; empty or unset: the well-known carriers' defaults.
+  TRACKING_URL_TEMPLATES: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      if (!value) return undefined;
+      const reason =
+        'must be a JSON object of carrier names and https URLs with {number}, such as {"UPS":"https://www.ups.com/track?tracknum={number}"}';
+      try {
+        const parsed = trackingTemplatesSchema.safeParse(JSON.parse(value));
+        if (parsed.success) return parsed.data;
+      } catch {
+        // not JSON: the same reason below
+      }
+      context.addIssue({ code: "custom", message: reason });
+      return z.NEVER;
+    }),
   MAIL_POLL_MS: wholeNumber(100, 3_600_000, 5000),
   MAIL_MAX_ATTEMPTS: wholeNumber(1, 100, 8),
   // A sending worker renews its lease every third of it: a message whose process died is sent by another
   // worker within this plus MAIL_POLL_MS.
   MAIL_LEASE_SECONDS: wholeNumber(3, 86_400, 30),
 });
+
+/** TRACKING_URL_TEMPLATES once parsed: each carrier's page is an http(s) URL with a {number} to fill in. */
+const trackingTemplatesSchema = z.record(
+  z.string().trim().min(1).max(40),
+  z
+    .string()
+    .max(500)
+    .refine((url) => /^https?:\/\/[^\s]+$/.test(url) && url.includes("{number}")),
+);
 
 /** The environment with what the chosen payment provider needs: its keys are required with it. */
 export const configurationSchema = environmentSchema.superRefine((env, context) => {

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import type { z } from "zod";
 import { StartupError } from "./startup";
 import { configurationSchema, type environmentSchema } from "./config-environment";
+import { DEFAULT_TRACKING_URL_TEMPLATES } from "@voltio/domain/purchase";
 
 export interface UploadsS3Config {
   bucket: string;
@@ -65,6 +66,8 @@ export interface Config {
   google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
   uploadMaxBytes: number;
   mail: MailConfig;
+  /** Carrier → its tracking page with `{number}` (TRACKING_URL_TEMPLATES, else the well-known carriers'). */
+  trackingUrlTemplates: Readonly<Record<string, string>>;
 }
 export type PaymentsConfig =
   | {
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    trackingUrlTemplates: e.TRACKING_URL_TEMPLATES ?? DEFAULT_TRACKING_URL_TEMPLATES,
     mail: {
       smtpUrl: e.SMTP_URL || undefined,
       from: e.MAIL_FROM,

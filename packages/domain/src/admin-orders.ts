@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { idSchema, integerInput, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
+import { idSchema, integerInput, lineSchema, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 import { shippingAddressSchema } from "./account";
 import { ORDER_STATUSES, PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
+import { carrierSchema, trackingNumberSchema } from "./purchase";
 
 /**
  * The back office's orders (SPEC.md §2 Admin orders 'All Orders', §4 Admin order status, §7 GET
@@ -30,9 +31,15 @@ export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
-/** PUT /order/:id and PUT /order/bulk/:id by an admin. */
+/**
+ * PUT /order/:id and PUT /order/bulk/:id by an admin. Shipping (onDelivery) may carry the parcel's tracking
+ * number and carrier (issue 23 point 2): the shipping e-mail and the order page show them, with a link to the
+ * carrier's tracking page when the carrier is known.
+ */
 export const adminStatusChangeSchema = z.object({
   status: z.enum(ADMIN_ORDER_STATUSES, { error: `must be one of ${ADMIN_ORDER_STATUSES.join(", ")}` }),
+  trackingNumber: trackingNumberSchema.optional(),
+  carrier: carrierSchema.optional(),
 });
 export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
 
@@ -43,6 +50,8 @@ export const adminBulkStatusReplySchema = z.object({
   status: z.enum(ORDER_STATUSES),
 });
 export type AdminBulkStatusReply = z.infer<typeof adminBulkStatusReplySchema>;
+
+export const ADMIN_ORDER_SEARCH_MAX = 100;
 
 /** The filters of the list and of its CSV export. */
 const filters = {
@@ -55,6 +64,10 @@ const filters = {
   /** Only orders flagged 'refund needed' or 'amount mismatch' (true), or only one flag. */
   flagged: queryBooleanSchema.optional(),
   flag: z.enum(ORDER_FLAGS, { error: `must be one of ${ORDER_FLAGS.join(", ")}` }).optional(),
+  /** A purchase's number (V-000123 or 123), or part of its buyer's name or e-mail (issue 23 point 8). */
+  search: lineSchema(ADMIN_ORDER_SEARCH_MAX)
+    .transform((value) => value || undefined)
+    .optional(),
 };
 
 /** GET /order/admin/bulk without `page`: SPEC's list holds the newest purchases up to this many. */

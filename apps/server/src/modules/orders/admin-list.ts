@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   ADMIN_ORDERS_LIST_MAX,
@@ -9,9 +9,10 @@ import {
 } from "@voltio/domain/admin-orders";
 import { pageInfo } from "@voltio/domain/http";
 import { toDollars } from "@voltio/domain/money";
-import { PURCHASE_STATUSES, numberOf } from "@voltio/domain/order-status";
+import { PURCHASE_STATUSES, checkoutIdOf, numberOf } from "@voltio/domain/order-status";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders, products, users } from "../../db/schema";
+import { likeLiteral } from "../../db/like";
 
 /**
  * The back office's orders (SPEC.md §2 'All Orders', §4 Admin order status; issue 13 point 1): every
@@ -26,12 +27,29 @@ export interface PurchaseKey {
   sortKey: string;
 }
 
+/**
+ * The back office's search box (issue 23 point 8): the purchase's number (V-000123, v-123 or 123), or part of
+ * the buyer's first name, last name, full name or e-mail, whatever its case.
+ */
+function searchOn(table: { userId: AnyPgColumn; checkoutId: AnyPgColumn }, search: string): SQL {
+  const pattern = `%${likeLiteral(search)}%`;
+  const buyers = sql`${table.userId} in (select ${users.id} from ${users} where ${or(
+    ilike(users.firstName, pattern),
+    ilike(users.lastName, pattern),
+    ilike(users.email, pattern),
+    ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+  )})`;
+  const checkoutId = checkoutIdOf(search.toUpperCase().replace(/^V-?/, ""));
+  return checkoutId === null ? buyers : or(eq(table.checkoutId, checkoutId), buyers)!;
+}
+
 /** The filters on one of the two tables (they share the column names). */
 function filtersOn(
-  table: { status: AnyPgColumn; userId: AnyPgColumn; flag: AnyPgColumn },
+  table: { status: AnyPgColumn; userId: AnyPgColumn; flag: AnyPgColumn; checkoutId: AnyPgColumn },
   filters: AdminOrderFilters,
 ): SQL[] {
   const where: SQL[] = [];
+  if (filters.search) where.push(searchOn(table, filters.search));
   if (filters.status) where.push(eq(table.status, filters.status));
   if (filters.userId) where.push(eq(table.userId, filters.userId));
   if (filters.flag) where.push(eq(table.flag, filters.flag));

@@ -14,7 +14,15 @@ export interface StatusMailOrder {
   /** The purchase's number (V-000123) once paid: the one the shopper saw on the result page and e-mails. */
   number: string | null;
   products: { title: string; amount: number }[];
+  /** The order page at the store (issue 23 point 1); null for a purchase without a number. */
+  link: string | null;
+  /** The parcel's tracking, once the admin gave it when shipping. */
+  tracking: { number: string; carrier: string | null; url: string | null } | null;
 }
+
+/** The order page of a purchase at the store's address: every order e-mail links it. */
+export const orderPageUrl = (storeUrl: string, number: string) =>
+  `${storeUrl.replace(/\/+$/, "")}/purchases/${encodeURIComponent(number)}`;
 
 /** Anonymised accounts (a deleted user) keep an address nobody reads: they get no mail. */
 export const isDeletedAddress = (email: string) => email.toLowerCase().endsWith("@deleted.invalid");
@@ -39,6 +47,18 @@ export function orderStatusMail(
   const [en, es] = [`order ${name}`, `pedido ${name}`];
   const text = STATUS_TEXT[status];
   const items = order.products.map((line) => `- ${line.title} × ${line.amount}`);
+  // The shipping and delivery e-mails name the parcel; a cancelled one doesn't travel.
+  const tracking = status !== "cancelled" ? order.tracking : null;
+  const trackingLines = (label: { number: string; carrier: string; follow: string }) =>
+    tracking
+      ? [
+          "",
+          `${label.number}: ${tracking.number}`,
+          ...(tracking.carrier ? [`${label.carrier}: ${tracking.carrier}`] : []),
+          ...(tracking.url ? [`${label.follow}: ${tracking.url}`] : []),
+        ]
+      : [];
+  const link = (label: string) => (order.link ? ["", `${label}: ${order.link}`] : []);
   return {
     to,
     subject: `Voltio: your ${en} ${text.en} / tu ${es} ${text.es}`,
@@ -47,13 +67,17 @@ export function orderStatusMail(
       `Your ${en} ${text.en}.`,
       "",
       ...items,
+      ...trackingLines({ number: "Tracking number", carrier: "Carrier", follow: "Track it" }),
       ...(status === "cancelled" ? ["", "If you had paid for it, the store will refund you."] : []),
+      ...link("See your order"),
       "",
       "—",
       `Tu ${es} ${text.es}.`,
       "",
       ...items,
+      ...trackingLines({ number: "Número de seguimiento", carrier: "Transportista", follow: "Seguilo" }),
       ...(status === "cancelled" ? ["", "Si lo habías pagado, la tienda te devolverá el dinero."] : []),
+      ...link("Mirá tu pedido"),
     ].join("\n"),
   };
 }

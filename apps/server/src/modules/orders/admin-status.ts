@@ -9,7 +9,8 @@ import {
 import { numberOf } from "@voltio/domain/order-status";
 import { isPaidStatus, type OrderStatus, type OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
-import { bulkOrders, orders, products, users } from "../../db/schema";
+import { trackingUrl } from "@voltio/domain/purchase";
+import { bulkOrders, checkouts, orders, products, users } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { queueMail } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
@@ -22,7 +23,14 @@ import {
   unitsPerProduct,
 } from "../inventory/stock";
 import { refundCancelledPurchase } from "../payments/refunds";
-import { isDeletedAddress, orderStatusMail, type NotifiedStatus, type StatusMailOrder } from "./admin-mail";
+import {
+  isDeletedAddress,
+  orderPageUrl,
+  orderStatusMail,
+  type NotifiedStatus,
+  type StatusMailOrder,
+} from "./admin-mail";
+import type { TrackingTemplates } from "./purchase-page";
 
 /** An admin moves a purchase on (PUT /order/admin/:id, PUT /order/bulk/:id): stock, refunds, audit, e-mail. */
 
@@ -35,7 +43,28 @@ export interface StatusChangeDeps {
   onStockChange?: () => void;
   /** Wakes the payments worker: cancelling a paid order queued its refund. */
   notifyRefunds?: () => void;
+  /** Carrier → tracking page: the shipping e-mail links the parcel's tracking. */
+  trackingUrlTemplates?: TrackingTemplates;
 }
+
+/** The parcel's tracking as the order row keeps it. */
+interface Tracking {
+  trackingNumber: string | null;
+  carrier: string | null;
+}
+
+/**
+ * The tracking a move leaves on the order: shipping (onDelivery) with a tracking number or carrier sets
+ * them; any other move keeps what the parcel had (the delivered e-mail still names it).
+ */
+function trackingAfter(current: Tracking, change: AdminStatusChange): Tracking {
+  if (change.status !== "onDelivery" || (!change.trackingNumber && !change.carrier))
+    return { trackingNumber: current.trackingNumber, carrier: current.carrier };
+  return { trackingNumber: change.trackingNumber ?? null, carrier: change.carrier ?? null };
+}
+
+const sameTracking = (a: Tracking, b: Tracking) =>
+  a.trackingNumber === b.trackingNumber && a.carrier === b.carrier;
 
 const LIST_LINE = "This line is in a shopper's list, not an order";
 const NOT_FOUND = "Order Not Found";
@@ -86,14 +115,16 @@ async function releaseHoldsOfPending(tx: Db, table: typeof orders | typeof bulkO
 async function recordMove(
   tx: Db,
   actor: Caller,
-  order: StatusMailOrder & { userId: number },
+  order: Omit<StatusMailOrder, "link" | "tracking"> & { userId: number; checkoutId: number | null },
   from: OrderStatus,
   to: AdminOrderStatus,
+  tracking: Tracking,
+  templates: TrackingTemplates = {},
 ): Promise<boolean> {
   const action = order.kind === "bulk" ? "bulkOrder.status" : "order.status";
   const change = await recordChange(tx, actor, action, order.id, {
     before: { status: from },
-    after: { status: to },
+    after: { status: to, ...(tracking.trackingNumber || tracking.carrier ? tracking : {}) },
   });
   if (!(NOTIFIED_STATUSES as readonly string[]).includes(to)) return false;
   const [buyer] = await tx
@@ -101,8 +132,26 @@ async function recordMove(
     .from(users)
     .where(eq(users.id, order.userId));
   if (!buyer || buyer.deletedAt || isDeletedAddress(buyer.email)) return false;
+  // The order page's link: at the store's address the buyer paid from.
+  const [checkout] = order.checkoutId
+    ? await tx
+        .select({ baseUrl: checkouts.baseUrl })
+        .from(checkouts)
+        .where(eq(checkouts.id, order.checkoutId))
+    : [];
+  const mailed: StatusMailOrder = {
+    ...order,
+    link: checkout && order.number ? orderPageUrl(checkout.baseUrl, order.number) : null,
+    tracking: tracking.trackingNumber
+      ? {
+          number: tracking.trackingNumber,
+          carrier: tracking.carrier,
+          url: trackingUrl(templates, tracking.carrier, tracking.trackingNumber),
+        }
+      : null,
+  };
   // The audit entry names this move: one move mails once, a later one again.
-  const queued = await queueMail(tx, orderStatusMail(order, to as NotifiedStatus, buyer.email, change));
+  const queued = await queueMail(tx, orderStatusMail(mailed, to as NotifiedStatus, buyer.email, change));
   return queued !== undefined;
 }
 
@@ -141,9 +190,9 @@ function purchaseLine<T extends { status: OrderStatus; bulkOrderId: number | nul
 }
 
 /** An admin's body, read by the admin's own schema: 400 with the field and the reason. */
-function adminStatusOf(body: unknown): AdminOrderStatus {
+function adminStatusOf(body: unknown): AdminStatusChange {
   const parsed = adminStatusChangeSchema.safeParse(body);
-  if (parsed.success) return parsed.data.status;
+  if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new InvalidInput(issue.path.join(".") || "status", issue.message);
 }
@@ -171,20 +220,26 @@ export async function changeOrderStatus(
         flag: orders.flag,
         bulkOrderId: orders.bulkOrderId,
         checkoutId: orders.checkoutId,
+        trackingNumber: orders.trackingNumber,
+        carrier: orders.carrier,
         paidCents: sql<number>`coalesce(${orders.lineTotalCents}, 0) + coalesce(${orders.shippingCostCents}, 0)`,
       })
       .from(orders)
       .where(eq(orders.id, id))
       .for("update");
     const line = purchaseLine(locked);
-    const to = adminStatusOf(body);
+    const change = adminStatusOf(body);
+    const to = change.status;
+    const tracking = trackingAfter(line, change);
     const reply = (status: OrderStatus): OrderUpdateReply => ({
       msg: "Order updated",
       removed: false,
       order: { id: line.id, status, amount: line.amount, productId: line.productId },
     });
-    // Asked twice (or by two admins at once): the second finds the status already there and changes nothing.
-    if (line.status === to) return { reply: reply(to), stockMoved: false, mailed: false };
+    // Asked twice (or by two admins at once): the second finds the status already there and changes nothing;
+    // a shipped order given its tracking later is told again.
+    if (line.status === to && sameTracking(line, tracking))
+      return { reply: reply(to), stockMoved: false, mailed: false };
     const move = stockMove(line.status, line.flag, to);
     if (move) await moveStock(tx, new Map([[line.productId, line.amount]]), move);
     const refunding = move === "give" && (await refundCancelledPurchase(tx, line.checkoutId, line.paidCents));
@@ -192,6 +247,7 @@ export async function changeOrderStatus(
       .update(orders)
       .set({
         ...statusValues(to, orders.serverPurchaseDate),
+        ...tracking,
         ...(refunding ? { flag: "refund_needed" } : {}),
       })
       .where(eq(orders.id, line.id));
@@ -207,10 +263,13 @@ export async function changeOrderStatus(
         id: line.id,
         number: numberOf(line.checkoutId),
         userId: line.userId,
+        checkoutId: line.checkoutId,
         products: [{ title: product?.title ?? "", amount: line.amount }],
       },
       line.status,
       to,
+      tracking,
+      deps.trackingUrlTemplates,
     );
     return { reply: reply(to), stockMoved: move !== null, mailed, refunding };
   });
@@ -236,6 +295,8 @@ export async function changeBulkOrderStatus(
         status: bulkOrders.status,
         flag: bulkOrders.flag,
         checkoutId: bulkOrders.checkoutId,
+        trackingNumber: bulkOrders.trackingNumber,
+        carrier: bulkOrders.carrier,
         paidCents: sql<number>`${bulkOrders.combinedPriceCents} + ${bulkOrders.combinedShippingCostCents}`,
       })
       .from(bulkOrders)
@@ -243,7 +304,9 @@ export async function changeBulkOrderStatus(
       .for("update");
     if (!bulk) throw new NotFound(NOT_FOUND);
     const reply = { msg: "Order updated", id: bulk.id, status: to };
-    if (bulk.status === to) return { reply, stockMoved: false, mailed: false };
+    const tracking = trackingAfter(bulk, change);
+    if (bulk.status === to && sameTracking(bulk, tracking))
+      return { reply, stockMoved: false, mailed: false };
     const move = stockMove(bulk.status, bulk.flag, to);
     const lines = await tx
       .select({
@@ -260,7 +323,7 @@ export async function changeBulkOrderStatus(
     const flag = refunding ? { flag: "refund_needed" as const } : {};
     await tx
       .update(bulkOrders)
-      .set({ ...statusValues(to, bulkOrders.serverPurchaseDate), ...flag })
+      .set({ ...statusValues(to, bulkOrders.serverPurchaseDate), ...tracking, ...flag })
       .where(eq(bulkOrders.id, bulk.id));
     await tx
       .update(orders)
@@ -286,10 +349,13 @@ export async function changeBulkOrderStatus(
         id: bulk.id,
         number: numberOf(bulk.checkoutId),
         userId: bulk.userId,
+        checkoutId: bulk.checkoutId,
         products: lines.map((line) => ({ title: titleOf.get(line.productId) ?? "", amount: line.amount })),
       },
       bulk.status,
       to,
+      tracking,
+      deps.trackingUrlTemplates,
     );
     return { reply, stockMoved: move !== null, mailed, refunding };
   });

@@ -35,6 +35,8 @@ import { mergeGuestLists } from "./merge";
 import { ordersCsv } from "./admin-export";
 import { listAdminOrders } from "./admin-list";
 import { changeBulkOrderStatus, changeOrderStatus } from "./admin-status";
+import type { TrackingTemplates } from "./purchase-page";
+import { purchaseRoutes } from "./purchase-routes";
 
 const errors = {
   ...SIGNED_IN_ERRORS,
@@ -54,6 +56,8 @@ export interface OrderRoutesDeps {
   onStockChange?: () => void;
   /** Wakes the payments worker: cancelling a paid order queued its refund. */
   notifyRefunds?: () => void;
+  /** Carrier → tracking page (TRACKING_URL_TEMPLATES): the order page's and e-mails' tracking links. */
+  trackingUrlTemplates?: TrackingTemplates;
 }
 
 /**
@@ -69,12 +73,14 @@ export function orderRoutes({
   notifyMail,
   onStockChange,
   notifyRefunds,
+  trackingUrlTemplates = {},
 }: OrderRoutesDeps): FastifyPluginAsyncZod {
   const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone, now()) });
-  const statusDeps = { notifyMail, onStockChange, notifyRefunds };
+  const statusDeps = { notifyMail, onStockChange, notifyRefunds, trackingUrlTemplates };
 
   return async (app) => {
     keepRepliesPrivate(app);
+    await app.register(purchaseRoutes({ db, trackingUrlTemplates, storeTimeZone }));
 
     app.post(
       "/order",
@@ -136,7 +142,8 @@ export function orderRoutes({
         schema: {
           tags: ["orders"],
           summary:
-            "Shopper: change a cart line's amount by 1, or move a line: wishlist → cart, cart or wishlist → pending. " +
+            "Shopper: change a cart line's amount by 1, or move a line: wishlist → cart, cart or wishlist → pending, " +
+            "pending → cart (taken back from checkout: merged into the cart line, capped at the stock). " +
             "Admin (SPEC's client; the back office uses PUT /order/admin/{id}): move any shopper's single purchase " +
             "to {status} (delivered, finished, preparing, onDelivery, cancelled)",
           security: BEARER,

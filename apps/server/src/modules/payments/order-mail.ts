@@ -26,8 +26,12 @@ const addressLine = (address: ShippingAddress) =>
     .filter(Boolean)
     .join(", ");
 
+/** The order page of a checkout's purchase, at the store's address the buyer paid from (issue 23 point 1). */
+export const orderPageOf = (checkout: { id: number; baseUrl: string }) =>
+  `${checkout.baseUrl.replace(/\/+$/, "")}/purchases/${orderNumber(checkout.id)}`;
+
 export function orderConfirmation(
-  checkout: { id: number; shippingAddress: ShippingAddress },
+  checkout: { id: number; shippingAddress: ShippingAddress; baseUrl: string },
   to: string,
   providerPaymentId: string,
   lines: SettledLine[],
@@ -55,14 +59,21 @@ export function orderConfirmation(
       "",
       `Ship to: ${addressLine(checkout.shippingAddress)}`,
       "",
+      `See your order: ${orderPageOf(checkout)}`,
+      "",
       "—",
       `¡Gracias por tu compra! Tu pago ${providerPaymentId} fue aprobado. Total: ${dollars(products + shipping)}.`,
       `Envío a: ${addressLine(checkout.shippingAddress)}`,
+      `Mirá tu pedido: ${orderPageOf(checkout)}`,
     ].join("\n"),
   };
 }
 
-export function refundNotice(checkout: { id: number }, to: string, providerPaymentId: string): MailMessage {
+export function refundNotice(
+  checkout: { id: number; baseUrl: string },
+  to: string,
+  providerPaymentId: string,
+): MailMessage {
   const number = orderNumber(checkout.id);
   return {
     to,
@@ -71,17 +82,19 @@ export function refundNotice(checkout: { id: number }, to: string, providerPayme
     text: [
       `We received your payment ${providerPaymentId}, but the products ran out before it arrived.`,
       "Your order was cancelled and your payment is being refunded to your card.",
+      `See your order: ${orderPageOf(checkout)}`,
       "",
       "—",
       `Recibimos tu pago ${providerPaymentId}, pero los productos se agotaron antes de que llegara.`,
       "Tu pedido fue cancelado y estamos devolviendo el pago a tu tarjeta.",
+      `Mirá tu pedido: ${orderPageOf(checkout)}`,
     ].join("\n"),
   };
 }
 
 /** The owner refunded (part of) a payment. `key` names this refund, so a repeated request mails once. */
 export function refundMail(
-  checkout: { id: number },
+  checkout: { id: number; baseUrl: string },
   to: string,
   providerPaymentId: string,
   amountCents: number,
@@ -95,10 +108,12 @@ export function refundMail(
     text: [
       `The store is refunding ${dollars(amountCents)} of your payment ${providerPaymentId} for order ${number}.`,
       "It reaches your card within a few days, depending on your bank.",
+      `See your order: ${orderPageOf(checkout)}`,
       "",
       "—",
       `La tienda te está reembolsando ${dollars(amountCents)} de tu pago ${providerPaymentId} del pedido ${number}.`,
       "Llega a tu tarjeta en unos días, según tu banco.",
+      `Mirá tu pedido: ${orderPageOf(checkout)}`,
     ].join("\n"),
   };
 }

@@ -1,0 +1,53 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { BuyAgainReply } from "@voltio/domain/purchase";
+import type { Db } from "../../db/client";
+import { orders } from "../../db/schema";
+import { lockStock, sellable } from "../inventory/stock";
+import type { LoadedPurchase } from "./purchase-page";
+
+/**
+ * "Buy again" (issue 23 point 4): the purchase's products go into the buyer's cart, one cart line per
+ * product (added to a line already there), each capped at what can be sold now. What didn't fit is listed,
+ * so the page can say which products are gone or short.
+ */
+export async function buyAgain(db: Db, userId: number, purchase: LoadedPurchase): Promise<BuyAgainReply> {
+  const asked = new Map<number, { title: string; amount: number }>();
+  for (const line of purchase.lines) {
+    const entry = asked.get(line.productId);
+    asked.set(line.productId, { title: line.title, amount: (entry?.amount ?? 0) + line.amount });
+  }
+  return db.transaction(async (tx) => {
+    // Locked in id order like every other stock check: adds of the same product take turns.
+    const stocks = await lockStock(tx, asked.keys());
+    const cart = await tx
+      .select({ id: orders.id, productId: orders.productId, amount: orders.amount })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, userId),
+          eq(orders.status, "inCart"),
+          inArray(orders.productId, [...asked.keys()]),
+        ),
+      )
+      .for("update");
+    const cartLineOf = new Map(cart.map((line) => [line.productId, line]));
+    const reply: BuyAgainReply = { added: [], missing: [] };
+    for (const [productId, { title, amount }] of asked) {
+      const stock = sellable(stocks.get(productId));
+      const line = cartLineOf.get(productId);
+      const inCart = line?.amount ?? 0;
+      const added = Math.max(0, Math.min(inCart + amount, stock) - inCart);
+      if (added > 0) {
+        if (line)
+          await tx
+            .update(orders)
+            .set({ amount: inCart + added, updatedAt: new Date() })
+            .where(eq(orders.id, line.id));
+        else await tx.insert(orders).values({ userId, productId, status: "inCart", amount: added });
+        reply.added.push({ productId, title, asked: amount, added });
+      }
+      if (added < amount) reply.missing.push({ productId, title, asked: amount, added });
+    }
+    return reply;
+  });
+}
