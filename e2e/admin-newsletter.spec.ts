@@ -86,10 +86,27 @@ test("validation, then a newsletter to All and one typed address: 'Email sent !'
   await newsletter.getByRole("button", { name: "Add", exact: true }).click();
   await expect(chips.getByRole("listitem")).toHaveText(["All", address]);
 
+  // Sending to every subscriber asks first, with how many it reaches (issue 23 point 8); Cancel sends nothing.
+  const allLabel = (await newsletter.getByText(/^All subscribers \(\d+\)$/).textContent()) ?? "";
+  const subscribers = Number(/\((\d+)\)/.exec(allLabel)?.[1]);
+  await newsletter.getByRole("button", { name: "Send" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Send to every subscriber ?" });
+  await expect(confirm).toContainText(
+    subscribers === 1
+      ? "This newsletter goes to 1 subscriber."
+      : `This newsletter goes to all ${subscribers} subscribers.`,
+  );
+  await expect(confirm).toContainText("And 1 more address.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  expect(posted).toBe(0);
+  await expect(chips.getByRole("listitem")).toHaveText(["All", address]);
+
   const reply = page.waitForResponse(
     (response) => response.url().endsWith("/api/emails") && response.request().method() === "POST",
   );
   await newsletter.getByRole("button", { name: "Send" }).click();
+  await confirm.getByRole("button", { name: "Accept" }).click();
   const response = await reply;
   expect(response.status()).toBe(201);
   expect(response.request().postDataJSON()).toEqual({

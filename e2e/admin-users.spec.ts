@@ -11,7 +11,8 @@ import {
 
 /**
  * Issue 13 point 2, SPEC.md §2 Admin users, §4 User role: an admin finds a new shopper with the search box,
- * makes them admin and back, can't demote user 1, and deletes an account after 'Delete the User ?' — that
+ * makes them admin and back — each change confirmed first, naming the user and the new role (issue 23 point
+ * 8; cancel changes nothing) —, can't demote user 1, and deletes an account after 'Delete the User ?' — that
  * account can't log in any more.
  */
 
@@ -39,18 +40,44 @@ test("search a new shopper, make them admin and back; user 1's role can't be tog
   await search(page, shopper.email);
   const row = rowOf(page, shopper.email);
   await expect(usersTable(page).getByRole("row")).toHaveCount(2);
-  await expect(row.getByRole("cell", { name: "Test", exact: true })).toBeVisible();
+  // The first name opens the customer's page.
+  await expect(row.getByRole("link", { name: "Open the customer page of Test Shopper" })).toHaveText("Test");
   await expect(row.getByRole("cell", { name: "Shopper", exact: true })).toBeVisible();
   const role = row.getByRole("button", { name: /^Role of Test Shopper/ });
   await expect(role).toHaveText("user");
 
-  await clickForToast(page, role, "Test Shopper is now admin");
+  // The role waits for a confirmation that names the user and the new role; Cancel leaves it as it was.
+  let changes = 0;
+  page.on("request", (request) => {
+    if (request.method() === "PUT" && request.url().endsWith("/api/user/admin")) changes += 1;
+  });
+  await role.click();
+  const grant = page.getByRole("alertdialog", { name: "Make Test Shopper an admin ?" });
+  await expect(grant).toContainText(`${shopper.email} will run the back office`);
+  await grant.getByRole("button", { name: "Cancel" }).click();
+  await expect(grant).toBeHidden();
+  await expect(role).toBeFocused();
+  await expect(role).toHaveText("user");
+  expect(changes).toBe(0);
+  expect(await roleByApi(page, shopper)).toBe("user");
+  // Escape cancels too.
+  await role.click();
+  await expect(grant).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(grant).toBeHidden();
+  expect(changes).toBe(0);
+
+  await role.click();
+  await clickForToast(page, grant.getByRole("button", { name: "Accept" }), "Test Shopper is now admin");
   await expect(role).toHaveText("admin");
   await expect(role).toHaveAccessibleName("Role of Test Shopper: admin. Make user");
   // The server says so too: a fresh login is an admin's.
   expect(await roleByApi(page, shopper)).toBe("admin");
 
-  await clickForToast(page, role, "Test Shopper is now user");
+  await role.click();
+  const revoke = page.getByRole("alertdialog", { name: "Make Test Shopper a user ?" });
+  await expect(revoke).toContainText(`${shopper.email} will no longer be an admin`);
+  await clickForToast(page, revoke.getByRole("button", { name: "Accept" }), "Test Shopper is now user");
   await expect(role).toHaveText("user");
   expect(await roleByApi(page, shopper)).toBe("user");
 
@@ -110,13 +137,20 @@ test("delete a user after 'Delete the User ?': gone from the list, and their log
 });
 
 for (const theme of ["light", "dark"] as const) {
-  test(`the users screen and its delete confirmation pass axe (${theme})`, async ({ page }) => {
+  test(`the users screen and its role and delete confirmations pass axe (${theme})`, async ({ page }) => {
     await newShopper(page.request);
     await signIn(page, ADMIN);
     await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
     await page.goto("/admin/users");
     await expect(rowOf(page, ADMIN.email)).toBeVisible();
     await expectNoSeriousAxeViolations(page);
+    await usersTable(page)
+      .getByRole("button", { name: /^Role of .*Make admin$/ })
+      .first()
+      .click();
+    await expect(page.getByRole("alertdialog", { name: /^Make .* an admin \?$/ })).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
     await usersTable(page)
       .getByRole("button", { name: /^Delete / })
       .and(page.locator(":enabled"))

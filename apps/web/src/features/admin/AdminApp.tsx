@@ -13,6 +13,7 @@ const AuditPage = lazy(() => import("./audit/AuditPage"));
 const OrdersPage = lazy(() => import("./orders/OrdersPage"));
 const UsersPage = lazy(() => import("./users/UsersPage"));
 const PaymentsPage = lazy(() => import("./payments/PaymentsPage"));
+const CustomerPage = lazy(() => import("./customers/CustomerPage"));
 
 /**
  * The back office (SPEC.md §2 Admin routes; issue 12): the side menu and the admin screens, one lazy chunk
@@ -36,6 +37,7 @@ export function AdminApp() {
             <Route path="orders" element={<OrdersPage />} />
             <Route path="order/:id" element={<AdminPlaceholder />} />
             <Route path="users" element={<UsersPage />} />
+            <Route path="customers/:id" element={<CustomerPage />} />
             <Route path="payments" element={<PaymentsPage />} />
             <Route path="*" element={<AdminPlaceholder />} />
           </Routes>

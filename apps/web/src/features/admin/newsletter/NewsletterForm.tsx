@@ -14,6 +14,7 @@ import {
   type NewsletterSendReply,
 } from "@voltio/domain/newsletter";
 import { ApiError } from "@/api/client";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { Modal } from "@/components/ui/Modal";
@@ -37,7 +38,8 @@ const inputClass = (error?: string) =>
 /**
  * SPEC.md §2 'Edit Newsletter', §5 Newsletter: subject, message and receivers, checked by the schema the
  * server checks with ('Subject is required', 'Message is required'), a preview of the e-mail as it will
- * read, and Send → POST /emails → 'Email sent !'.
+ * read, and Send → POST /emails → 'Email sent !'. A send to 'All' asks first, with how many it reaches
+ * (issue 23 point 8): one click must not mail every subscriber.
  */
 export function NewsletterForm({ subscribers }: { subscribers: number | undefined }) {
   const { t } = useTranslation();
@@ -51,6 +53,9 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
   const [draft, setDraft] = useState("");
   const [sent, setSent] = useState<NewsletterSendReply | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  /** A valid newsletter to 'All', waiting for the admin's confirmation. */
+  const [confirming, setConfirming] = useState<NewsletterInput | null>(null);
+  const [sending, setSending] = useState(false);
   const receiversInput = useRef<HTMLInputElement>(null);
   const [title, message, receivers] = useWatch({
     control: form.control,
@@ -59,6 +64,7 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
 
   const send = async (values: NewsletterInput) => {
     setFailure(null);
+    setSending(true);
     try {
       setSent(await sendNewsletter(values));
       form.reset(EMPTY);
@@ -76,7 +82,15 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
       for (const { field, reason } of fields)
         form.setError(field.split(".")[0] as keyof FormValues, { type: "server", message: reason });
       if (fields.length === 0) setFailure(error.message);
+    } finally {
+      setSending(false);
     }
+  };
+
+  const confirmed = () => {
+    const values = confirming;
+    setConfirming(null);
+    if (values) void send(values);
   };
 
   const submit = (event: FormEvent) => {
@@ -85,7 +99,9 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
       form.setValue("receivers", addTyped(form.getValues("receivers"), draft));
       setDraft("");
     }
-    void form.handleSubmit(send, (invalid) => {
+    const checked = (values: NewsletterInput) =>
+      hasAll(values.receivers) ? setConfirming(values) : send(values);
+    void form.handleSubmit(checked, (invalid) => {
       if (invalid.receivers && !invalid.title && !invalid.message) receiversInput.current?.focus();
     })(event);
   };
@@ -152,16 +168,16 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
           <Button
             type="submit"
             size="lg"
-            disabled={isSubmitting}
-            aria-busy={isSubmitting}
+            disabled={isSubmitting || sending}
+            aria-busy={isSubmitting || sending}
             className="self-start sm:min-w-40"
           >
-            {isSubmitting ? (
+            {isSubmitting || sending ? (
               <LoaderCircle size={18} aria-hidden className="animate-spin" />
             ) : (
               <Send size={18} aria-hidden />
             )}
-            {isSubmitting ? t("admin.newsletter.sending") : t("admin.newsletter.send")}
+            {isSubmitting || sending ? t("admin.newsletter.sending") : t("admin.newsletter.send")}
           </Button>
         </form>
         <Preview
@@ -172,6 +188,16 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
           headingId={`${id}-preview`}
         />
       </div>
+
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null);
+        }}
+        title={t("customer.newsletterConfirm.title")}
+        description={confirming && <Reach receivers={confirming.receivers} subscribers={subscribers} />}
+        onAccept={confirmed}
+      />
 
       <Modal
         open={sent !== null}
@@ -199,6 +225,26 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
         </div>
       </Modal>
     </Card>
+  );
+}
+
+/** Whom a newsletter to 'All' reaches: every subscriber (how many, when known) and the typed addresses. */
+function Reach({
+  receivers,
+  subscribers,
+}: {
+  receivers: readonly string[];
+  subscribers: number | undefined;
+}) {
+  const { t } = useTranslation();
+  const typed = receivers.filter((receiver) => !hasAll([receiver])).length;
+  return (
+    <>
+      {subscribers === undefined
+        ? t("customer.newsletterConfirm.unknown")
+        : t("customer.newsletterConfirm.count", { count: subscribers })}
+      {typed > 0 && <> {t("customer.newsletterConfirm.more", { count: typed })}</>}
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { Search, ShieldCheck, Trash2, User } from "lucide-react";
 import { useTranslation } from "@/i18n";
@@ -13,12 +13,13 @@ import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { focusRingClass } from "@/components/ui/focus-ring";
+import { textLinkClass } from "@/components/ui/text-link";
 import { capitalised } from "../format";
 import { AdminTable, adminCellClass } from "../AdminTable";
 import { Field } from "../Field";
 import { PageBar } from "../PageBar";
 import { ProblemAlert } from "../ProblemAlert";
-import { afterUserChange, deleteUser, toggleRole, useAdminUsers } from "./api";
+import { afterUserChange, deleteUser, setRole, useAdminUsers } from "./api";
 
 /** One request per pause in typing, not per key. */
 const SEARCH_DELAY_MS = 300;
@@ -39,8 +40,9 @@ const fullName = (user: Pick<UserSummary, "firstName" | "lastName">) =>
 
 /**
  * /admin/users (SPEC.md §2 Admin users, §4 User role; issue 13 point 2): every account, searched by name or
- * e-mail and paged by the server (?search= and ?page= in the URL). The role icon toggles the role; user 1
- * stays admin; delete asks 'Delete the User ?'. What the server refuses is shown in its words.
+ * e-mail and paged by the server (?search= and ?page= in the URL). A name opens the customer's page. The role
+ * icon toggles the role once the admin confirms it (issue 23 point 8: the dialog names the user and the new
+ * role); user 1 stays admin; delete asks 'Delete the User ?'. What the server refuses is shown in its words.
  */
 export function UsersPage() {
   const { t } = useTranslation();
@@ -53,6 +55,8 @@ export function UsersPage() {
   const users = useAdminUsers({ search, page });
   const [busyId, setBusyId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<UserSummary | null>(null);
+  /** The account whose role waits for the admin's confirmation. */
+  const [promoting, setPromoting] = useState<UserSummary | null>(null);
   const [removing, setRemoving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const headingId = useId();
@@ -102,10 +106,12 @@ export function UsersPage() {
   };
 
   const toggle = async (user: UserSummary) => {
+    setPromoting(null);
     setBusyId(user.id);
     setProblem(null);
     try {
-      const changed = await toggleRole(user.id);
+      // The role the dialog named, not a toggle: a list read before someone else's change can't flip it back.
+      const changed = await setRole(user.id, user.rol === "admin" ? "user" : "admin");
       showToast(
         t("admin.users.roleChanged", {
           name: fullName(changed),
@@ -202,17 +208,31 @@ export function UsersPage() {
                 return (
                   <tr key={user.id} className="hover:bg-surface">
                     <td className={`${cell} text-right text-muted tabular-nums`}>{user.id}</td>
-                    <td className={`${cell} ${wide} text-ink`}>{capitalised(user.firstName)}</td>
+                    <td className={`${cell} ${wide} text-ink`}>
+                      <Link
+                        to={`/admin/customers/${user.id}`}
+                        aria-label={t("customer.open", { name })}
+                        className={`font-medium ${textLinkClass}`}
+                      >
+                        {capitalised(user.firstName)}
+                      </Link>
+                    </td>
                     <td className={`${cell} ${wide} text-ink`}>{capitalised(user.lastName)}</td>
                     <td className={`${cell} ${wide} break-all text-ink`}>{user.email}</td>
                     <td className={`${cell} ${narrow}`}>
-                      <span className="block font-medium text-ink">{name}</span>
+                      <Link
+                        to={`/admin/customers/${user.id}`}
+                        aria-label={t("customer.open", { name })}
+                        className={`block font-medium text-ink ${textLinkClass}`}
+                      >
+                        {name}
+                      </Link>
                       <span className="block text-xs break-all text-muted">{user.email}</span>
                     </td>
                     <td className={cell}>
                       <button
                         type="button"
-                        onClick={() => void toggle(user)}
+                        onClick={() => setPromoting(user)}
                         disabled={locked || busyId === user.id}
                         aria-label={t(locked ? "admin.users.roleOf" : "admin.users.switchRole", {
                           name,
@@ -265,6 +285,31 @@ export function UsersPage() {
         page={page}
         totalPages={users.data?.totalPages ?? 1}
         onPage={goToPage}
+      />
+
+      <ConfirmDialog
+        open={promoting !== null}
+        onOpenChange={(open) => {
+          if (!open) setPromoting(null);
+        }}
+        title={
+          promoting
+            ? t(promoting.rol === "admin" ? "customer.roleConfirm.revoke" : "customer.roleConfirm.grant", {
+                name: fullName(promoting),
+              })
+            : ""
+        }
+        description={
+          promoting
+            ? t(
+                promoting.rol === "admin"
+                  ? "customer.roleConfirm.revokeDetail"
+                  : "customer.roleConfirm.grantDetail",
+                { email: promoting.email },
+              )
+            : undefined
+        }
+        onAccept={() => promoting && void toggle(promoting)}
       />
 
       <ConfirmDialog

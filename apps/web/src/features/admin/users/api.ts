@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, type QueryClient } from "@tanstack/react-query";
-import type { AdminUserPage, UserSummary } from "@voltio/domain/account";
+import type { AdminUserPage, Role, UserSummary } from "@voltio/domain/account";
 import { apiFetch, toQuery } from "@/api/client";
 import { ADMIN_KEY } from "../api";
 
@@ -15,9 +15,9 @@ export function useAdminUsers(query: { search?: string; page: number }) {
   });
 }
 
-/** PUT /user/admin {id}: without `rol` the server toggles the role (and refuses to demote user 1). */
-export const toggleRole = (id: number) =>
-  apiFetch<UserSummary>("/user/admin", { method: "PUT", body: JSON.stringify({ id }) });
+/** PUT /user/admin {id, rol}: sets the role the admin confirmed (the server refuses to demote user 1). */
+export const setRole = (id: number, rol: Role) =>
+  apiFetch<UserSummary>("/user/admin", { method: "PUT", body: JSON.stringify({ id, rol }) });
 
 /** DELETE /user/admin {id}. */
 export const deleteUser = (id: number) =>
