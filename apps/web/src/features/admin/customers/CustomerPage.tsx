@@ -106,8 +106,13 @@ function CustomerView({ customer, name }: { customer: Customer; name: string }) 
       )}
 
       <section aria-label={t("customer.figures")}>
-        <dl className="grid grid-cols-3 gap-3">
-          <Figure label={t("customer.lifetimeSpend")} hint={t("customer.lifetimeSpendHint")}>
+        {/* Phones give the spend a row of its own: a three-way split would break the amount. */}
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+          <Figure
+            label={t("customer.lifetimeSpend")}
+            hint={t("customer.lifetimeSpendHint")}
+            className="col-span-2 sm:col-span-1"
+          >
             US$ {formatDollars(customer.lifetimeSpend)}
           </Figure>
           <Figure label={t("customer.orders")}>{customer.purchaseCount}</Figure>
@@ -164,14 +169,24 @@ function CustomerView({ customer, name }: { customer: Customer; name: string }) 
   );
 }
 
-function Figure({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+function Figure({
+  label,
+  hint,
+  className = "",
+  children,
+}: {
+  label: string;
+  hint?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <Card className="flex min-w-0 flex-col gap-1 p-3 sm:p-4">
+    <Card className={`flex min-w-0 flex-col gap-1 p-3 sm:p-4 ${className}`}>
       <dt className="text-xs font-medium text-muted">{label}</dt>
       <dd className="order-first text-lg font-bold break-words text-ink tabular-nums sm:text-2xl">
         {children}
       </dd>
-      {hint && <dd className="hidden text-xs text-muted sm:block">{hint}</dd>}
+      {hint && <dd className="text-xs text-muted">{hint}</dd>}
     </Card>
   );
 }
@@ -273,7 +288,7 @@ function PurchaseRow({
         {purchase.number ? (
           <Link
             to={`/purchases/${purchase.number}`}
-            className={`font-mono font-medium text-ink ${textLinkClass}`}
+            className={`font-mono font-medium text-accent-strong ${textLinkClass}`}
           >
             {purchase.number}
           </Link>
