@@ -37,12 +37,14 @@ test("guest adds two products, logs in, Buy All, pays with the approving card: s
   await page.getByRole("button", { name: "Buy All" }).click();
   await expect(page).toHaveURL(/\/purchase$/);
 
-  // The sums as the server snapshotted them: products, every line's shipping, and the total.
+  // The sums as the server snapshotted them: products, every line's shipping added up (ADR 0015: each
+  // product ships on its own, and the summary says so), and the total.
   const products = price(NEXIGO.cents, 1) + price(WEBCAM.cents, 1);
   const shipping = NEXIGO.shippingCents + WEBCAM.shippingCents;
   const summary = page.getByRole("complementary", { name: "Payment" });
-  await expect(summary.getByText(`$${dollars(products)}`)).toBeVisible();
-  await expect(summary.getByText(`$${dollars(shipping)}`)).toBeVisible();
+  await expect(summary.getByTestId("checkout-products")).toHaveText(`$${dollars(products)}`);
+  await expect(summary.getByTestId("checkout-shipping")).toHaveText(`$${dollars(shipping)}`);
+  await expect(summary.getByText("Shipping (each product ships on its own)")).toBeVisible();
   await expect(summary.getByTestId("checkout-total")).toHaveText(`$${dollars(products + shipping)}`);
   await expect(summary.getByRole("combobox", { name: "Ship to" })).toHaveValue(/\d+/);
   await expect(summary.getByRole("option", { name: "Lisbon" })).toBeAttached();

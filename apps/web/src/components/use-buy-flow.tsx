@@ -23,7 +23,7 @@ type Notice = "login" | "address" | null;
  * The buy flow of SPEC.md §4, one for Buy now, Buy and Buy All: no tokens or no user → the login dialog; a
  * shopper without a saved address → the address dialog; otherwise the line(s) become pending (one cart line
  * moves, several make one bulk order, Buy now adds a pending line), the order lists read again and the
- * shopper lands on /purchase 1 second later. Admins can't buy: `blocked` disables their buttons.
+ * shopper lands on /purchase 1 second later: with ?orders={id} after a Buy now, so it pays that line only. Admins can't buy: `blocked` disables their buttons.
  */
 export function useBuyFlow() {
   const { t } = useTranslation();
@@ -43,11 +43,16 @@ export function useBuyFlow() {
     if (isAdmin) return;
     if (user.directions.length === 0) return setNotice("address");
     setBusy(true);
+    // Where checkout opens: a Buy now (or a wishlist card's Buy) pays that line only unless the shopper adds
+    // the rest there (ADR 0015); Buy All, everything waiting to be paid.
+    let checkout = "/purchase";
     try {
       // The shopper's own clock and zone, as their device shows it: what the purchase history headings read.
       const date = new Date().toString();
-      if ("productId" in target) await addPendingOrder(target.productId, date);
-      else if ("wishlistOrderId" in target) await moveOrder(target.wishlistOrderId, "pending", date);
+      if ("productId" in target)
+        checkout = `/purchase?orders=${(await addPendingOrder(target.productId, date)).id}`;
+      else if ("wishlistOrderId" in target)
+        checkout = `/purchase?orders=${(await moveOrder(target.wishlistOrderId, "pending", date)).order?.id ?? target.wishlistOrderId}`;
       else await buyCartLines(target.cartOrderIds, date);
     } catch (error) {
       setBusy(false);
@@ -56,8 +61,9 @@ export function useBuyFlow() {
       return;
     }
     showToast(t("buy.placed"));
-    // Stays busy until the page changes: a second click must not buy twice.
-    redirect.current = setTimeout(() => void navigate("/purchase"), PURCHASE_REDIRECT_MS);
+    // Stays busy until the page changes: a second click must not buy twice, and the cart keeps its lines
+    // shown (busy) until then instead of the emptied list.
+    redirect.current = setTimeout(() => void navigate(checkout), PURCHASE_REDIRECT_MS);
     await refreshOrders(client);
   };
 

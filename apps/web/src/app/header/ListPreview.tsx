@@ -8,6 +8,8 @@ import { usd } from "@/components/ui/usd";
 import { buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { focusRingClass } from "@/components/ui/focus-ring";
+import { MoneySummary } from "@/components/MoneySummary";
+import { cartSummary } from "@/features/cart/cart-summary";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -122,6 +124,12 @@ export function ListPreview({ list }: { list: GuestListName }) {
               <p className="mt-3 text-xs text-muted">
                 {t("nav.moreLines", { count: lines.length - PREVIEW_LINES })}
               </p>
+            )}
+            {list === "inCart" && lines.length > 0 && (
+              // The whole cart's figures, as the cart and checkout show them (ADR 0015).
+              <div className="mt-3 border-t border-line pt-3">
+                <MoneySummary {...cartSummary(lines)} testIdPrefix="preview" compact />
+              </div>
             )}
             <Link to={config.path} className={buttonClass({ size: "md", className: "mt-4 w-full" })}>
               {t(config.goTo)}

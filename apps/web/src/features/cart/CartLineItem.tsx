@@ -11,13 +11,15 @@ interface CartLineItemProps {
   line: ListLine;
   onChangeAmount: (line: ListLine, delta: 1 | -1) => void;
   onRemove: (line: ListLine) => void;
+  /** Being bought (Buy All on its way to checkout): shown, but no longer changed here. */
+  disabled?: boolean;
 }
 
 /**
  * One cart line (SPEC.md §2 Cart): picture and title linking to the product, shipping, remove (x), minus and
  * plus around the amount, the line's price, 'Stock: {n}' and the sale's badge.
  */
-export function CartLineItem({ line, onChangeAmount, onRemove }: CartLineItemProps) {
+export function CartLineItem({ line, onChangeAmount, onRemove, disabled = false }: CartLineItemProps) {
   const { t } = useTranslation();
   const productPath = `/product/${line.productId}`;
   return (
@@ -44,6 +46,7 @@ export function CartLineItem({ line, onChangeAmount, onRemove }: CartLineItemPro
             icon={<X size={18} aria-hidden />}
             size="sm"
             onClick={() => onRemove(line)}
+            disabled={disabled}
             className="-mt-1 -mr-2"
           />
         </div>
@@ -71,6 +74,7 @@ export function CartLineItem({ line, onChangeAmount, onRemove }: CartLineItemPro
               size="sm"
               shape="square"
               onClick={() => onChangeAmount(line, -1)}
+              disabled={disabled}
             />
             <output className="min-w-8 text-center text-sm font-semibold text-ink tabular-nums">
               {line.amount}
@@ -81,6 +85,7 @@ export function CartLineItem({ line, onChangeAmount, onRemove }: CartLineItemPro
               size="sm"
               shape="square"
               onClick={() => onChangeAmount(line, 1)}
+              disabled={disabled}
             />
           </div>
           <p className="text-base font-bold text-ink tabular-nums sm:text-lg">

@@ -5,7 +5,7 @@ import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
 import { changeGuestAmount, removeFromGuestList } from "@/api/guest-lists";
 import { totalAtAmount, useListLines, type ListLine } from "@/api/list-lines";
-import { useChangeCartAmount, useRemoveListLine } from "@/api/orders";
+import { useBulkOrders, useChangeCartAmount, useOrders, useRemoveListLine } from "@/api/orders";
 import { useSession } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { useBuyFlow } from "@/components/use-buy-flow";
@@ -15,9 +15,13 @@ import { Skeleton } from "@/components/ui/Skeleton";
 import { showToast } from "@/components/ui/toast";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { CartLineItem } from "./CartLineItem";
-import { cartSummary, dollarsText } from "./cart-summary";
+import { cartSummary } from "./cart-summary";
 import { ListIllustration } from "./ListIllustration";
 import { LoadError } from "@/components/LoadError";
+import { MoneySummary } from "@/components/MoneySummary";
+import { textLinkClass } from "@/components/ui/text-link";
+
+const PENDING = ["pending"] as const;
 
 /**
  * /cart (SPEC.md §2 Cart, §4): the lines with their amounts and prices, the summary, where to ship and Buy
@@ -28,9 +32,17 @@ export function CartPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("overview.cart") }));
   const { isAdmin } = useSession();
-  const { lines, isPending, isError, refetch } = useListLines("inCart");
+  const { lines: listed, isPending, isError, refetch } = useListLines("inCart");
   // Here, not in the summary: the summary goes with the emptied cart, and the redirect must outlive it.
   const buyFlow = useBuyFlow();
+  // Buy All: the lines stay on screen, busy, until the shopper is on checkout; the cart read again after the
+  // purchase is empty, and must never flash "This cart is empty" before moving on.
+  const [bought, setBought] = useState<ListLine[] | null>(null);
+  const lines = buyFlow.busy && bought ? bought : listed;
+  const onBuyAll = (orderIds: number[]) => {
+    setBought(listed);
+    buyFlow.buy({ cartOrderIds: orderIds });
+  };
   const changeAmount = useChangeCartAmount();
   const remove = useRemoveListLine();
   const refused = (error: unknown) =>
@@ -67,6 +79,7 @@ export function CartPage() {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight text-ink">{t("cart.title")}</h1>
+      {!buyFlow.busy && <WaitingInCheckout />}
       {isError ? (
         <LoadError onRetry={() => void refetch()} className="py-16" />
       ) : isPending ? (
@@ -93,11 +106,12 @@ export function CartPage() {
                   line={line}
                   onChangeAmount={onChangeAmount}
                   onRemove={onRemove}
+                  disabled={buyFlow.busy}
                 />
               ))}
             </ul>
           </Card>
-          <CartSummaryPanel lines={lines} buyFlow={buyFlow} />
+          <CartSummaryPanel lines={lines} buyFlow={buyFlow} onBuyAll={onBuyAll} />
         </div>
       )}
       {buyFlow.dialogs}
@@ -105,17 +119,46 @@ export function CartPage() {
   );
 }
 
-/** The summary (highest shipping, total), the shipment section and Buy All. */
+/**
+ * A shopper who left checkout finds their pending lines here by name: checkout is where they are paid or
+ * taken back to the cart.
+ */
+function WaitingInCheckout() {
+  const { t } = useTranslation();
+  const { user, isAdmin } = useSession();
+  const enabled = Boolean(user) && !isAdmin;
+  const single = useOrders(PENDING, { enabled });
+  const bulk = useBulkOrders(PENDING, { enabled });
+  const count =
+    (single.data ?? []).reduce((sum, product) => sum + product.orders.length, 0) +
+    (bulk.data ?? []).reduce(
+      (sum, order) => sum + order.products.reduce((lines, product) => lines + product.orders.length, 0),
+      0,
+    );
+  if (!enabled || count === 0) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-2xl border border-line bg-card px-4 py-3 text-sm text-ink">
+      <span>{t("money.waitingInCheckout", { count })}</span>
+      <Link to="/purchase" className={`font-semibold text-accent-strong ${textLinkClass}`}>
+        {t("money.goToCheckout")}
+      </Link>
+    </p>
+  );
+}
+
+/** The summary (products, shipping added up, total: ADR 0015), the shipment section and Buy All. */
 function CartSummaryPanel({
   lines,
-  buyFlow: { buy, busy, blocked },
+  buyFlow: { busy, blocked },
+  onBuyAll,
 }: {
   lines: ListLine[];
   buyFlow: ReturnType<typeof useBuyFlow>;
+  onBuyAll: (orderIds: number[]) => void;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const { shippingCents, totalCents } = cartSummary(lines);
+  const { productsCents, shippingCents, totalCents } = cartSummary(lines);
   const orderIds = lines.flatMap((line) => (line.orderId === null ? [] : [line.orderId]));
   return (
     <Card as="aside" size="lg" raised aria-labelledby={headingId} className="flex flex-col gap-5 p-6">
@@ -123,24 +166,25 @@ function CartSummaryPanel({
         {t("cart.summary")}
       </h2>
       {/* Read out again when a plus, minus or x changes them. */}
-      <div role="status" className="flex flex-col gap-2 tabular-nums">
-        <p className="text-sm text-muted">
-          {t("cart.summaryShipping", { cost: dollarsText(shippingCents) })}
-        </p>
-        <p className="text-2xl font-bold text-ink">
-          {totalCents === null ? "…" : t("cart.summaryTotal", { total: dollarsText(totalCents) })}
-        </p>
+      <div role="status">
+        <MoneySummary
+          productsCents={productsCents}
+          shippingCents={shippingCents}
+          totalCents={totalCents}
+          testIdPrefix="cart"
+        />
       </div>
       <ShipmentSection />
       <Button
         size="xl"
         disabled={blocked || busy}
+        aria-busy={busy}
         // A guest's lines aren't on the server: the flow asks them to log in first.
-        onClick={() => buy({ cartOrderIds: orderIds })}
+        onClick={() => onBuyAll(orderIds)}
         className="w-full"
       >
         <ShoppingBag size={18} aria-hidden />
-        {t("cart.buyAll")}
+        {busy ? t("money.goingToCheckout") : t("cart.buyAll")}
       </Button>
     </Card>
   );

@@ -1,12 +1,12 @@
 import { useId, useState } from "react";
-import { Link, Navigate } from "react-router";
+import { Link, Navigate, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { CreditCard, Lock, TriangleAlert, X } from "lucide-react";
+import { CreditCard, Lock, Plus, TriangleAlert, Undo2, X } from "lucide-react";
 import { useTranslation, type Translate } from "@/i18n";
 import {
-  SHIPPING_ITEM_TITLE,
   checkoutItems,
   checkoutTotals,
+  providerItems,
   type CheckoutItem,
   type PendingLine,
 } from "@voltio/domain/checkout";
@@ -15,6 +15,7 @@ import { formatDollars, toCents, toDollars } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import {
   addPendingOrder,
+  moveOrder,
   refreshOrders,
   removeOrder,
   useBulkOrders,
@@ -31,6 +32,7 @@ import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
 import { focusRingClass } from "@/components/ui/focus-ring";
+import { MoneySummary } from "@/components/MoneySummary";
 import { shortageFix, shortageOf, type Shortage } from "./shortage";
 
 const PENDING = ["pending"] as const;
@@ -40,7 +42,7 @@ interface Line {
   product: OrderedProduct;
   order: ProductOrder;
   pending: PendingLine;
-  /** Gathered in a bulk order: the shopper can neither remove nor change it. */
+  /** Gathered in a bulk order: the shopper can neither remove nor change it, only take it back to the cart. */
   bulk: boolean;
 }
 
@@ -62,11 +64,47 @@ const lineOf = (product: OrderedProduct, order: ProductOrder, bulk = false): Lin
 /** SPEC.md §7: the page's address minus its last 9 characters ('/purchase'), where the shopper comes back. */
 const baseUrl = () => window.location.href.split(/[?#]/)[0]!.slice(0, -"/purchase".length);
 
+/** `?orders=12,13&bulk=4`: the ids of what this purchase pays. */
+const idsOf = (value: string | null) =>
+  new Set(
+    (value ?? "")
+      .split(",")
+      .map(Number)
+      .filter((id) => Number.isInteger(id) && id > 0),
+  );
+
+/** What this purchase pays (ADR 0015): the ids in the address, or everything pending when it names none. */
+function useChoice() {
+  const [params, setParams] = useSearchParams();
+  const everything = !params.has("orders") && !params.has("bulk");
+  const orders = idsOf(params.get("orders"));
+  const bulks = idsOf(params.get("bulk"));
+  // Opened for everything pending, everything is in it already: a line cut to what is left joins by itself.
+  const add = (kind: "orders" | "bulk", id: number) =>
+    everything ||
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(kind, [...idsOf(current.get(kind)), id].join(","));
+        return next;
+      },
+      { replace: true },
+    );
+  return {
+    hasOrder: (id: number) => everything || orders.has(id),
+    hasBulk: (id: number) => everything || bulks.has(id),
+    add,
+  };
+}
+
 /**
- * /purchase (SPEC.md §2 Checkout, §4 Checkout removal and Payment; issue 10): what the shopper bought and
- * hasn't paid yet, at the prices the server snapshotted when it became pending, the address to ship to, the
- * sums, and the provider's pay button. Lines bought alone can be removed (x); a bulk order's lines stay
- * together. The server charges its own figures: these are the same rules drawn for the shopper.
+ * /purchase (SPEC.md §2 Checkout, §4 Checkout removal and Payment; issues 10, 23): exactly what this payment
+ * charges, at the prices the server snapshotted when it became pending — after a Buy now, that line only
+ * (`?orders=12`); opened directly or after Buy All, everything pending — the address to ship to, the sums by
+ * the one money rule (ADR 0015) and the provider's pay button. The other pending orders wait apart, to be
+ * added. Every line can go back to the cart; lines bought alone can be removed (x); a bulk order's lines go
+ * back together or one by one. The server charges its own figures: these are the same rules drawn for the
+ * shopper.
  */
 export function CheckoutPage() {
   const { t } = useTranslation();
@@ -75,6 +113,9 @@ export function CheckoutPage() {
   const single = useOrders(PENDING, { enabled: !isAdmin });
   const bulk = useBulkOrders(PENDING, { enabled: !isAdmin });
   const remove = useRemoveListLine();
+  const client = useQueryClient();
+  const choice = useChoice();
+  const [moving, setMoving] = useState(false);
 
   if (isAdmin) return <Navigate to="/" replace />;
 
@@ -85,13 +126,34 @@ export function CheckoutPage() {
     id: order.id,
     lines: order.products.flatMap((product) => product.orders.map((line) => lineOf(product, line, true))),
   }));
-  const allLines = [...bulkOrders.flatMap((order) => order.lines), ...singleLines];
+  const chosenSingles = singleLines.filter((line) => choice.hasOrder(line.order.id));
+  const otherSingles = singleLines.filter((line) => !choice.hasOrder(line.order.id));
+  const chosenBulks = bulkOrders.filter((order) => choice.hasBulk(order.id));
+  const otherBulks = bulkOrders.filter((order) => !choice.hasBulk(order.id));
+  const chosenLines = [...chosenBulks.flatMap((order) => order.lines), ...chosenSingles];
+  const anyPending = singleLines.length + bulkOrders.length > 0;
+  const failed = (error: unknown, fallback: string) =>
+    showToast(error instanceof ApiError ? error.message : fallback, "error");
+
   const onRemove = ({ order }: Line) =>
     remove.mutate(order.id, {
       onSuccess: () => showToast(t("checkout.removed")),
-      onError: (error) =>
-        showToast(error instanceof ApiError ? error.message : t("toasts.listFailed"), "error"),
+      onError: (error) => failed(error, t("toasts.listFailed")),
     });
+  /** Back to the cart, one line or a bulk order's lines: the server merges them into the cart's lines. */
+  const onBackToCart = async (lines: readonly Line[]) => {
+    setMoving(true);
+    try {
+      for (const line of lines) await moveOrder(line.order.id, "inCart");
+      showToast(t("money.movedToCart"));
+    } catch (error) {
+      failed(error, t("money.moveFailed"));
+    } finally {
+      await refreshOrders(client);
+      setMoving(false);
+    }
+  };
+  const lineActions = { onBackToCart: (line: Line) => void onBackToCart([line]), busy: moving };
 
   return (
     <div className="flex flex-col gap-6">
@@ -100,7 +162,7 @@ export function CheckoutPage() {
         <p role="status" className="text-muted">
           {t("common.loading")}
         </p>
-      ) : allLines.length === 0 ? (
+      ) : !anyPending ? (
         <Card size="lg" className="flex flex-col items-center gap-4 px-6 py-14 text-center">
           <span className="grid h-20 w-20 place-items-center rounded-full bg-accent-soft text-accent-strong">
             <CreditCard size={40} aria-hidden />
@@ -114,43 +176,119 @@ export function CheckoutPage() {
       ) : (
         <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
           <div className="flex flex-col gap-6">
-            {bulkOrders.map((order) => (
-              <Card
-                as="section"
-                size="lg"
+            {chosenLines.length === 0 && (
+              <p role="status" className="rounded-2xl border border-line bg-card p-4 text-sm text-ink">
+                {t("money.nothingChosen")}
+              </p>
+            )}
+            {chosenBulks.map((order) => (
+              <BulkOrderCard
                 key={order.id}
-                aria-labelledby={`bulk-${order.id}`}
-                className="p-5"
-              >
-                <h2 id={`bulk-${order.id}`} className="mb-4 font-semibold text-ink">
-                  {t("checkout.bulkOrder", { count: order.lines.length })}
-                </h2>
-                <PendingLines lines={order.lines} />
-              </Card>
+                order={order}
+                actions={lineActions}
+                onAllBack={() => void onBackToCart(order.lines)}
+              />
             ))}
-            {singleLines.length > 0 && (
+            {chosenSingles.length > 0 && (
               <Card as="section" size="lg" aria-labelledby="pending-lines" className="p-5">
                 <h2 id="pending-lines" className="mb-4 font-semibold text-ink">
                   {t("checkout.pending")}
                 </h2>
-                <PendingLines lines={singleLines} onRemove={onRemove} />
+                <PendingLines lines={chosenSingles} onRemove={onRemove} {...lineActions} />
+              </Card>
+            )}
+            {otherSingles.length + otherBulks.length > 0 && (
+              <Card as="section" size="lg" aria-labelledby="also-waiting" className="flex flex-col gap-4 p-5">
+                <div>
+                  <h2 id="also-waiting" className="font-semibold text-ink">
+                    {t("money.alsoWaiting")}
+                  </h2>
+                  <p className="text-sm text-muted">{t("money.alsoWaitingHint")}</p>
+                </div>
+                {otherBulks.map((order) => (
+                  <BulkOrderCard
+                    key={order.id}
+                    order={order}
+                    actions={lineActions}
+                    onAllBack={() => void onBackToCart(order.lines)}
+                    onAdd={() => choice.add("bulk", order.id)}
+                  />
+                ))}
+                {otherSingles.length > 0 && (
+                  <PendingLines
+                    lines={otherSingles}
+                    onAdd={(line) => choice.add("orders", line.order.id)}
+                    {...lineActions}
+                  />
+                )}
               </Card>
             )}
           </div>
-          <PaymentSummary lines={allLines} />
+          <PaymentSummary
+            lines={chosenLines}
+            orderIds={chosenSingles.map((line) => line.order.id)}
+            bulkOrderIds={chosenBulks.map((order) => order.id)}
+            onAdded={(id) => choice.add("orders", id)}
+          />
         </div>
       )}
     </div>
   );
 }
 
-interface PendingLinesProps {
+interface LineActions {
+  onBackToCart: (line: Line) => void;
+  /** A line is on its way back to the cart: no other change meanwhile. */
+  busy: boolean;
+}
+
+/** A bulk order: its lines go back to the cart together or one by one; one waiting apart can be added. */
+function BulkOrderCard({
+  order,
+  actions,
+  onAllBack,
+  onAdd,
+}: {
+  order: { id: number; lines: Line[] };
+  actions: LineActions;
+  onAllBack: () => void;
+  onAdd?: () => void;
+}) {
+  const { t } = useTranslation();
+  const headingId = `bulk-${order.id}`;
+  return (
+    <Card as="section" size="lg" aria-labelledby={headingId} className="flex flex-col gap-4 p-5">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={headingId} className="font-semibold text-ink">
+          {t("checkout.bulkOrder", { count: order.lines.length })}
+        </h2>
+        <div className="flex flex-wrap gap-2">
+          {onAdd && (
+            <Button size="sm" variant="secondary" onClick={onAdd} disabled={actions.busy}>
+              <Plus size={16} aria-hidden />
+              {t("money.addOrderToPurchase")}
+            </Button>
+          )}
+          <Button size="sm" variant="ghost" onClick={onAllBack} disabled={actions.busy}>
+            <Undo2 size={16} aria-hidden />
+            {t("money.orderBackToCart")}
+          </Button>
+        </div>
+      </div>
+      <PendingLines lines={order.lines} {...actions} />
+    </Card>
+  );
+}
+
+interface PendingLinesProps extends LineActions {
   lines: Line[];
   /** Only lines bought on their own can be removed. */
   onRemove?: (line: Line) => void;
+  /** A line waiting apart: added to this purchase. */
+  onAdd?: (line: Line) => void;
 }
 
-function PendingLines({ lines, onRemove }: PendingLinesProps) {
+function PendingLines({ lines, onRemove, onAdd, onBackToCart, busy }: PendingLinesProps) {
   const { t } = useTranslation();
   return (
     <ul className="divide-y divide-line">
@@ -169,6 +307,28 @@ function PendingLines({ lines, onRemove }: PendingLinesProps) {
               {line.product.title}
             </Link>
             <LineItems line={line.pending} />
+            <div className="flex flex-wrap gap-x-3 gap-y-1">
+              {onAdd && (
+                <button
+                  type="button"
+                  onClick={() => onAdd(line)}
+                  disabled={busy}
+                  aria-label={t("money.addToPurchaseNamed", { title: line.product.title })}
+                  className={`self-start text-sm font-semibold text-accent-strong disabled:opacity-60 ${textLinkClass}`}
+                >
+                  {t("money.addToPurchase")}
+                </button>
+              )}
+              <button
+                type="button"
+                onClick={() => onBackToCart(line)}
+                disabled={busy}
+                aria-label={t("money.backToCartNamed", { title: line.product.title })}
+                className={`self-start text-sm font-semibold text-accent-strong disabled:opacity-60 ${textLinkClass}`}
+              >
+                {t("money.backToCart")}
+              </button>
+            </div>
           </div>
           <span className="font-semibold text-ink tabular-nums">
             {t("checkout.lineTotal", { price: formatDollars(line.order.lineTotal) })}
@@ -179,6 +339,7 @@ function PendingLines({ lines, onRemove }: PendingLinesProps) {
               icon={<X size={18} aria-hidden />}
               size="sm"
               onClick={() => onRemove(line)}
+              disabled={busy}
             />
           )}
         </li>
@@ -238,7 +399,19 @@ function ItemRow({ item }: { item: CheckoutItem }) {
  * the provider's page (the sandbox's card page by default). When other shoppers' checkouts hold the units,
  * it says which product and how many are left, and offers to cut the purchase down to that.
  */
-function PaymentSummary({ lines }: { lines: Line[] }) {
+function PaymentSummary({
+  lines,
+  orderIds,
+  bulkOrderIds,
+  onAdded,
+}: {
+  lines: Line[];
+  /** What this Pay covers (ADR 0015): sent, so nothing else pending is charged. */
+  orderIds: number[];
+  bulkOrderIds: number[];
+  /** The line that replaced a cut one joins this purchase. */
+  onAdded: (orderId: number) => void;
+}) {
   const { t } = useTranslation();
   const selectId = useId();
   const { user } = useSession();
@@ -261,21 +434,26 @@ function PaymentSummary({ lines }: { lines: Line[] }) {
     setError(null);
     setShortage(null);
     try {
-      const items = [
-        ...pending.flatMap(checkoutItems).map((item) => ({
-          title: item.title,
-          amount: item.amount,
-          price: toDollars(item.unitPriceCents),
-        })),
-        { title: SHIPPING_ITEM_TITLE, amount: 1, price: toDollars(totals.shippingCents) },
-      ];
-      const { init_point } = await startPayment(provider, { items, baseURL: baseUrl(), directionId });
+      const items = providerItems(pending).map((item) => ({
+        title: item.title,
+        amount: item.amount,
+        price: toDollars(item.unitPriceCents),
+      }));
+      const { init_point } = await startPayment(provider, {
+        items,
+        baseURL: baseUrl(),
+        directionId,
+        orderIds,
+        bulkOrderIds,
+      });
       window.location.assign(init_point);
     } catch (caught) {
       setPaying(false);
       const short = shortageOf(caught);
       if (short) setShortage(short);
       else setError(caught instanceof ApiError ? caught.message : t("checkout.payFailed"));
+      // What is pending may have changed elsewhere (another tab paid or took a line back).
+      if (!short) await refreshOrders(client);
     }
   };
 
@@ -286,7 +464,7 @@ function PaymentSummary({ lines }: { lines: Line[] }) {
     setError(null);
     try {
       for (const line of single) await removeOrder(line.order.id);
-      if (action === "cut") await addPendingOrder(found.productId, new Date().toString(), room);
+      if (action === "cut") onAdded((await addPendingOrder(found.productId, new Date().toString(), room)).id);
       setShortage(null);
       showToast(
         action === "cut"
@@ -330,22 +508,7 @@ function PaymentSummary({ lines }: { lines: Line[] }) {
           </select>
         </div>
       )}
-      <dl className="flex flex-col gap-2 text-sm tabular-nums">
-        <div className="flex justify-between">
-          <dt className="text-muted">{t("checkout.productsSum")}</dt>
-          <dd className="text-ink">${formatDollars(toDollars(totals.productsCents))}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt className="text-muted">{t("checkout.shippingSum")}</dt>
-          <dd className="text-ink">${formatDollars(toDollars(totals.shippingCents))}</dd>
-        </div>
-        <div className="flex justify-between border-t border-line pt-2 text-base font-bold">
-          <dt className="text-ink">{t("checkout.total")}</dt>
-          <dd className="text-ink" data-testid="checkout-total">
-            ${formatDollars(toDollars(totals.totalCents))}
-          </dd>
-        </div>
-      </dl>
+      <MoneySummary {...totals} testIdPrefix="checkout" />
       {error && (
         <p role="alert" className="text-sm font-semibold text-sale">
           {error}
@@ -357,7 +520,7 @@ function PaymentSummary({ lines }: { lines: Line[] }) {
       <Button
         size="xl"
         onClick={pay}
-        disabled={paying || fixing || !provider || directionId === undefined}
+        disabled={paying || fixing || !provider || directionId === undefined || lines.length === 0}
         aria-busy={paying}
       >
         <Lock size={18} aria-hidden />

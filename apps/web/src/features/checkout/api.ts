@@ -10,10 +10,19 @@ export interface PayItem {
   price: number;
 }
 
-/** POST /{provider}/pay: the provider's checkout for everything pending, and where to pay it. */
+/**
+ * POST /{provider}/pay: the provider's checkout for the chosen pending lines and bulk orders (ADR 0015), and
+ * where to pay it.
+ */
 export const startPayment = (
   provider: PaymentProviderName,
-  body: { items: PayItem[]; baseURL: string; directionId?: number },
+  body: {
+    items: PayItem[];
+    baseURL: string;
+    directionId?: number;
+    orderIds: number[];
+    bulkOrderIds: number[];
+  },
 ) => apiFetch<PayReply>(`/${provider}/pay`, { method: "POST", body: JSON.stringify(body) });
 
 /**
