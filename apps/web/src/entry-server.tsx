@@ -8,11 +8,14 @@ import NotFoundPage from "./components/NotFoundPage";
 import AboutPage from "./features/about/AboutPage";
 import ProfilePage from "./features/account/ProfilePage";
 import PurchasesPage from "./features/account/PurchasesPage";
+import OrderPage from "./features/account/OrderPage";
 import CartPage from "./features/cart/CartPage";
 import WishlistPage from "./features/cart/WishlistPage";
 import CheckoutPage from "./features/checkout/CheckoutPage";
 import PaymentResultPage from "./features/checkout/PaymentResultPage";
 import LoginPage from "./features/auth/LoginPage";
+import ForgotPasswordPage from "./features/auth/ForgotPasswordPage";
+import ResetPasswordPage from "./features/auth/ResetPasswordPage";
 import HomePage from "./features/catalog/HomePage";
 import ProductListPage from "./features/catalog/ProductListPage";
 import ProductPage from "./features/product/ProductPage";
@@ -32,8 +35,11 @@ const pages: Pages = {
   ProductPage,
   AboutPage,
   LoginPage,
+  ForgotPasswordPage,
+  ResetPasswordPage,
   ProfilePage,
   PurchasesPage,
+  OrderPage,
   CartPage,
   WishlistPage,
   CheckoutPage,

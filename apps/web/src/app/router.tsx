@@ -13,8 +13,11 @@ export const lazyPages = {
   ProductPage: lazy(() => import("@/features/product/ProductPage")),
   AboutPage: lazy(() => import("@/features/about/AboutPage")),
   LoginPage: lazy(() => import("@/features/auth/LoginPage")),
+  ForgotPasswordPage: lazy(() => import("@/features/auth/ForgotPasswordPage")),
+  ResetPasswordPage: lazy(() => import("@/features/auth/ResetPasswordPage")),
   ProfilePage: lazy(() => import("@/features/account/ProfilePage")),
   PurchasesPage: lazy(() => import("@/features/account/PurchasesPage")),
+  OrderPage: lazy(() => import("@/features/account/OrderPage")),
   CartPage: lazy(() => import("@/features/cart/CartPage")),
   WishlistPage: lazy(() => import("@/features/cart/WishlistPage")),
   CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
@@ -35,12 +38,15 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
         <Route path="product/:id" element={<pages.ProductPage />} />
         <Route path="profiles" element={<pages.AboutPage />} />
         <Route path="login" element={<pages.LoginPage />} />
+        <Route path="password/forgot" element={<pages.ForgotPasswordPage />} />
+        <Route path="password/reset" element={<pages.ResetPasswordPage />} />
         {/* Paths match in any case: the profile's Overview links to /Cart and /Wishlist (SPEC.md §2). */}
         <Route path="cart" element={<pages.CartPage />} />
         <Route path="wishlist" element={<pages.WishlistPage />} />
         <Route element={<RequireUser />}>
           <Route path="user" element={<pages.ProfilePage />} />
           <Route path="purchases" element={<pages.PurchasesPage />} />
+          <Route path="purchases/:number" element={<pages.OrderPage />} />
           <Route path="purchase" element={<pages.CheckoutPage />} />
           <Route path="purchase/success" element={<pages.PaymentResultPage />} />
           <Route path="purchase/failure" element={<pages.PaymentResultPage />} />

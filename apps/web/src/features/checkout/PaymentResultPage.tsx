@@ -156,9 +156,16 @@ function Approved({ reply }: { reply: FeedbackReply }) {
       )}
       <p className="text-sm text-muted">{t("paymentResult.successHint", { payment: reply.Payment })}</p>
       {reply.order && <Summary order={reply.order} />}
-      <Link to="/purchases" className={buttonClass()}>
-        {t("paymentResult.seePurchases")}
-      </Link>
+      <div className="flex flex-wrap justify-center gap-3">
+        {reply.order && (
+          <Link to={`/purchases/${reply.order.number}`} className={buttonClass()}>
+            {t("orderPage.title", { number: reply.order.number })}
+          </Link>
+        )}
+        <Link to="/purchases" className={buttonClass({ variant: reply.order ? "secondary" : "primary" })}>
+          {t("paymentResult.seePurchases")}
+        </Link>
+      </div>
     </>
   );
 }

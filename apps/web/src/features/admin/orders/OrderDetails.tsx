@@ -1,6 +1,12 @@
 import { useTranslation } from "@/i18n";
 import type { AdminOrder } from "@voltio/domain/admin-orders";
 import { formatDollars } from "@voltio/domain/money";
+import { Link } from "react-router";
+import { Download } from "lucide-react";
+import { useState } from "react";
+import { downloadReceipt } from "@/api/receipt";
+import { Button } from "@/components/ui/Button";
+import { focusRingClass } from "@/components/ui/focus-ring";
 import { capitalised } from "../format";
 
 /** What an order row opens to: its products and shipping, where it goes, and how it was paid. */
@@ -41,7 +47,12 @@ export function OrderDetails({ order }: { order: AdminOrder }) {
           <p className="text-muted">{t("admin.orders.noAddress")}</p>
         )}
         <p className="mt-2 text-muted">
-          {capitalised(`${order.user.firstName} ${order.user.lastName}`)}
+          <Link
+            to={`/admin/customers/${order.userId}`}
+            className={`font-medium text-accent-strong underline-offset-2 hover:underline ${focusRingClass}`}
+          >
+            {capitalised(`${order.user.firstName} ${order.user.lastName}`)}
+          </Link>
           <br />
           <span className="break-all">{order.user.email}</span>
         </p>
@@ -62,7 +73,42 @@ export function OrderDetails({ order }: { order: AdminOrder }) {
             t("admin.orders.noReference")
           )}
         </p>
+        {order.number && <OrderLinks number={order.number} />}
       </section>
+    </div>
+  );
+}
+
+/** The purchase's order page (as its buyer sees it) and its PDF receipt. */
+function OrderLinks({ number }: { number: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<"idle" | "busy" | "failed">("idle");
+  const download = async () => {
+    setState("busy");
+    try {
+      await downloadReceipt(number);
+      setState("idle");
+    } catch {
+      setState("failed");
+    }
+  };
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-2">
+      <Link
+        to={`/purchases/${number}`}
+        className={`text-accent-strong underline-offset-2 hover:underline ${focusRingClass}`}
+      >
+        {t("orderAdmin.orderPage", { number })}
+      </Link>
+      <Button variant="secondary" size="sm" onClick={() => void download()} disabled={state === "busy"}>
+        <Download size={14} aria-hidden />
+        {t("orderAdmin.receipt", { number })}
+      </Button>
+      {state === "failed" && (
+        <span role="alert" className="text-xs font-semibold text-sale">
+          {t("orderAdmin.receiptFailed")}
+        </span>
+      )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
+import { ADMIN_ORDER_SEARCH_MAX } from "@voltio/domain/admin-orders";
 import { useTranslation } from "@/i18n";
 import { PURCHASE_STATUSES, isPurchaseStatus } from "@voltio/domain/order-status";
 import { Card } from "@/components/ui/Card";
@@ -6,7 +7,10 @@ import { Field } from "../Field";
 import { CheckboxFilter, FilterActions, UserIdBox, filterFieldClass, useUserIdBox } from "../Filters";
 import type { OrderFilters } from "./api";
 
-/** User id (sent with the form), status and 'flagged only' (applied as they change). */
+/**
+ * Search by number, buyer name or e-mail and user id (sent with the form), status and 'flagged only'
+ * (applied as they change).
+ */
 export function OrderFiltersForm({
   filters,
   onApply,
@@ -18,19 +22,40 @@ export function OrderFiltersForm({
 }) {
   const { t } = useTranslation();
   const statusId = useId();
+  const searchId = useId();
   const userId = useUserIdBox(filters.userId);
+  const [search, setSearch] = useState(filters.search ?? "");
+  // The box follows the URL when it changes under the form (the back button, 'Clear filters').
+  const [shown, setShown] = useState(filters.search);
+  if (shown !== filters.search) {
+    setShown(filters.search);
+    setSearch(filters.search ?? "");
+  }
+  const typed = () => ({ userId: userId.typed(), search: search.trim() || undefined });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply({ userId: userId.typed() });
+    onApply(typed());
   };
 
   return (
     <Card as="section" aria-label={t("admin.orders.filters")} className="p-4">
       <form
         onSubmit={submit}
-        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,10rem)_minmax(0,14rem)_1fr_auto]"
+        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,16rem)_minmax(0,8rem)_minmax(0,12rem)_1fr_auto]"
       >
+        <Field small id={searchId} label={t("orderAdmin.search")}>
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            maxLength={ADMIN_ORDER_SEARCH_MAX}
+            placeholder={t("orderAdmin.searchPlaceholder")}
+            autoComplete="off"
+            className={filterFieldClass}
+          />
+        </Field>
         <UserIdBox label={t("admin.orders.userId")} box={userId} />
         <Field small id={statusId} label={t("admin.orders.status")}>
           <select
@@ -38,7 +63,7 @@ export function OrderFiltersForm({
             value={filters.status ?? ""}
             onChange={(event) => {
               const status = event.target.value;
-              onApply({ userId: userId.typed(), status: isPurchaseStatus(status) ? status : undefined });
+              onApply({ ...typed(), status: isPurchaseStatus(status) ? status : undefined });
             }}
             className={filterFieldClass}
           >
@@ -54,13 +79,15 @@ export function OrderFiltersForm({
           label={t("admin.orders.flaggedOnly")}
           hint={t("admin.orders.flaggedHint")}
           checked={Boolean(filters.flagged)}
-          onChange={(checked) => onApply({ userId: userId.typed(), flagged: checked || undefined })}
+          onChange={(checked) => onApply({ ...typed(), flagged: checked || undefined })}
         />
         <FilterActions
           apply={t("admin.orders.apply")}
           clear={t("admin.orders.clear")}
           filtered={filtered}
-          onClear={() => onApply({ userId: undefined, status: undefined, flagged: undefined })}
+          onClear={() =>
+            onApply({ userId: undefined, status: undefined, flagged: undefined, search: undefined })
+          }
         />
       </form>
     </Card>

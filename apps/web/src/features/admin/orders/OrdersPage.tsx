@@ -3,7 +3,7 @@ import { useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { useTranslation } from "@/i18n";
-import type { AdminOrder, AdminOrderStatus } from "@voltio/domain/admin-orders";
+import { ADMIN_ORDER_SEARCH_MAX, type AdminOrder, type AdminOrderStatus } from "@voltio/domain/admin-orders";
 import { isPurchaseStatus } from "@voltio/domain/order-status";
 import { ApiError } from "@/api/client";
 import { LoadError } from "@/components/LoadError";
@@ -20,7 +20,9 @@ import {
   downloadOrdersCsv,
   useAdminOrders,
   type OrderFilters,
+  type Tracking,
 } from "./api";
+import { StatusChangeDialog } from "./StatusChangeDialog";
 import { OrderFiltersForm } from "./OrderFiltersForm";
 import { OrdersTable, type StatusBeingSent } from "./OrdersTable";
 import { keyOf, nameOf } from "./order-names";
@@ -32,6 +34,7 @@ function filtersOf(params: URLSearchParams): OrderFilters & { page: number } {
     userId: positiveId(params.get("userId")),
     status: isPurchaseStatus(status) ? status : undefined,
     flagged: params.get("flagged") === "true" ? true : undefined,
+    search: params.get("search")?.trim().slice(0, ADMIN_ORDER_SEARCH_MAX) || undefined,
     page: positiveId(params.get("page")) ?? 1,
   };
 }
@@ -44,7 +47,9 @@ const reasonOf = (error: unknown, fallback: string) =>
  * /admin/orders 'All Orders' (SPEC.md §2 Admin orders, §4 Admin order status; issue 13 point 1): every
  * purchase, single or bulk, filtered by user, status and flag (all in the URL), paged by the server. A row
  * opens to its products, address and payment reference; its selector moves the order to any admin status
- * (no order enforced), and the shopper hears of it from the server. 'Export CSV' saves the filtered list.
+ * (no order enforced) once the admin confirms it — shipping asks for the parcel's tracking — and the shopper
+ * hears of it from the server. The search box finds a purchase by number, buyer name or e-mail (issue 23).
+ * 'Export CSV' saves the filtered list.
  */
 export function OrdersPage() {
   const { t } = useTranslation();
@@ -57,6 +62,7 @@ export function OrdersPage() {
   const [sending, setSending] = useState<StatusBeingSent>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [asked, setAsked] = useState<{ order: AdminOrder; status: AdminOrderStatus } | null>(null);
   const headingId = useId();
 
   const go = (next: Partial<OrderFilters & { page: number }>) => {
@@ -65,6 +71,7 @@ export function OrdersPage() {
     if (merged.userId) search.set("userId", String(merged.userId));
     if (merged.status) search.set("status", merged.status);
     if (merged.flagged) search.set("flagged", "true");
+    if (merged.search) search.set("search", merged.search);
     if (merged.page > 1) search.set("page", String(merged.page));
     setParams(search);
   };
@@ -76,12 +83,12 @@ export function OrdersPage() {
       return next;
     });
 
-  const change = async (order: AdminOrder, status: AdminOrderStatus) => {
+  const change = async (order: AdminOrder, status: AdminOrderStatus, tracking: Tracking) => {
     const key = keyOf(order);
     setSending({ key, status });
     setProblem(null);
     try {
-      await changeOrderStatus(order, status);
+      await changeOrderStatus(order, status, tracking);
       showToast(
         t("admin.orders.changed", {
           order: nameOf(t, order),
@@ -104,7 +111,12 @@ export function OrdersPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const exported = { userId: filters.userId, status: filters.status, flagged: filters.flagged };
+      const exported = {
+        userId: filters.userId,
+        status: filters.status,
+        flagged: filters.flagged,
+        search: filters.search,
+      };
       await downloadOrdersCsv(exported, `orders-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (error) {
       showToast(reasonOf(error, t("admin.orders.exportFailed")), "error");
@@ -113,7 +125,8 @@ export function OrdersPage() {
     }
   };
 
-  const filtered = filters.userId !== undefined || filters.status !== undefined || filters.flagged;
+  const filtered =
+    filters.userId !== undefined || filters.status !== undefined || filters.flagged || filters.search;
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -145,10 +158,19 @@ export function OrdersPage() {
             open={open}
             onToggle={toggle}
             sending={sending}
-            onStatus={(order, status) => void change(order, status)}
+            onStatus={(order, status) => setAsked({ order, status })}
           />
         )}
       </Card>
+
+      <StatusChangeDialog
+        asked={asked && { order: nameOf(t, asked.order), status: asked.status }}
+        onCancel={() => setAsked(null)}
+        onAccept={(tracking) => {
+          if (asked) void change(asked.order, asked.status, tracking);
+          setAsked(null);
+        }}
+      />
 
       <PageBar
         label={t("admin.orders.pages")}

@@ -9,7 +9,13 @@ import { apiFetch, toQuery } from "@/api/client";
 import { SESSION_KEY } from "@/api/session-key";
 import { ADMIN_KEY } from "../api";
 
-export type OrderFilters = Pick<AdminOrderFilters, "status" | "userId" | "flagged">;
+export type OrderFilters = Pick<AdminOrderFilters, "status" | "userId" | "flagged" | "search">;
+
+/** Shipping (onDelivery) may name the parcel: the shopper's e-mail and order page show it. */
+export interface Tracking {
+  trackingNumber?: string;
+  carrier?: string;
+}
 
 const ORDERS_KEY = [...ADMIN_KEY, "orders"] as const;
 
@@ -23,10 +29,18 @@ export function useAdminOrders(filters: OrderFilters & { page: number }) {
   });
 }
 
-/** PUT /order/admin/:id or PUT /order/bulk/:id {status}: a bulk order moves with all its lines. */
-export function changeOrderStatus(order: Pick<AdminOrder, "id" | "kind">, status: AdminOrderStatus) {
+/**
+ * PUT /order/admin/:id or PUT /order/bulk/:id {status, trackingNumber?, carrier?}: a bulk order moves with
+ * all its lines.
+ */
+export function changeOrderStatus(
+  order: Pick<AdminOrder, "id" | "kind">,
+  status: AdminOrderStatus,
+  tracking: Tracking = {},
+) {
   const path = order.kind === "bulk" ? `/order/bulk/${order.id}` : `/order/admin/${order.id}`;
-  return apiFetch<unknown>(path, { method: "PUT", body: JSON.stringify({ status }) });
+  const sent = status === "onDelivery" ? tracking : {};
+  return apiFetch<unknown>(path, { method: "PUT", body: JSON.stringify({ status, ...sent }) });
 }
 
 /** After a status change: the list, and the figures of the dashboard and the stock it may have moved. */
