@@ -22,6 +22,7 @@ export const ACCOUNT_MESSAGES = {
   resetLinkInvalid: "This link is not valid: ask for a new one",
   resetLinkExpired: "This link has expired: ask for a new one",
   resetLinkUsed: "This link was already used: ask for a new one",
+  passwordsDiffer: "The passwords don't match",
 } as const;
 export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
 

@@ -6,6 +6,7 @@ import {
   lastNameSchema,
   passwordChangeSchema,
   passwordForgotSchema,
+  passwordResetFormSchema,
   passwordResetSchema,
   profilePictureSchema,
   registerSchema,
@@ -201,4 +202,18 @@ describe("profile pictures", () => {
 it("maps a message back to its key for translation", () => {
   expect(accountMessageKey("Complete the required fields")).toBe("completeRequired");
   expect(accountMessageKey("something else")).toBeUndefined();
+});
+
+it("the reset page needs the new password typed twice alike", () => {
+  expect(passwordResetFormSchema.safeParse({ password: "long-enough", confirm: "long-enough" }).success).toBe(
+    true,
+  );
+  const differ = passwordResetFormSchema.safeParse({ password: "long-enough", confirm: "long-enougH" });
+  expect(differ.error?.issues[0]).toMatchObject({
+    path: ["confirm"],
+    message: ACCOUNT_MESSAGES.passwordsDiffer,
+  });
+  expect(firstMessage(passwordResetFormSchema.safeParse({ password: "short", confirm: "short" }))).toBe(
+    ACCOUNT_MESSAGES.passwordTooShort,
+  );
 });

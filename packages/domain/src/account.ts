@@ -74,6 +74,12 @@ export const passwordResetSchema = z.object({
 });
 export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 
+/** The reset page's boxes: the new password by the registration rule, typed twice. */
+export const passwordResetFormSchema = z
+  .object({ password: newPasswordSchema, confirm: z.string() })
+  .refine((form) => form.password === form.confirm, { path: ["confirm"], message: m.passwordsDiffer });
+export type PasswordResetForm = z.infer<typeof passwordResetFormSchema>;
+
 /** POST /user/email: the first step of the login screen. */
 export const emailCheckSchema = z.object({ email: emailSchema });
 export type EmailCheckInput = z.infer<typeof emailCheckSchema>;

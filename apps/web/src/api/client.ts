@@ -1,4 +1,5 @@
 import type { RefreshReply } from "@voltio/domain/account";
+import { noticeRoleChange, roleChangedTo } from "./role-change";
 import { tokens } from "./tokens";
 
 /** The typed fetch under every API call: JSON in and out, errors as ApiError with the server's message. */
@@ -57,6 +58,13 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   let sent = await send(path, init);
   // Refresh once and retry the same request once; a second expiry is the caller's error.
   if (accessExpired(sent) && (await refreshAccessToken(sent.access))) sent = await send(path, init);
+  // The reply (a refusal too) says an admin changed the user's role: told, not logged out (role-change.ts).
+  const newRole = roleChangedTo(sent.response);
+  if (newRole)
+    void noticeRoleChange(newRole, sent.access, {
+      renewToken: refreshAccessToken,
+      sessionChanged: announceSessionChange,
+    });
   if (!sent.response.ok) throw new ApiError(sent.response.status, sent.body);
   return sent.body as T;
 }

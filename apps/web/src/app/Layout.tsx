@@ -2,6 +2,7 @@ import { Suspense, useEffect, useLayoutEffect } from "react";
 import { Outlet, useLocation, useNavigationType } from "react-router";
 import { useTranslation } from "@/i18n";
 import { ToastHost } from "@/components/ui/ToastHost";
+import { RoleChangeNotice } from "@/features/auth/RoleChangeNotice";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 
@@ -43,6 +44,7 @@ export function Layout() {
       </main>
       <Footer />
       <ToastHost />
+      <RoleChangeNotice />
     </div>
   );
 }

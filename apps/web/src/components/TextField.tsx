@@ -8,6 +8,11 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "pl
   placeholder?: string;
   /** The failed rule, as the domain's message: shown translated in the placeholder with a red border. */
   error?: string;
+  /**
+   * Also show the failed rule under the box: for forms that keep what was typed (issue 23 point 6), where
+   * the placeholder is hidden by the text.
+   */
+  showRule?: boolean;
 }
 
 /**
@@ -18,6 +23,7 @@ export function TextField({
   label,
   placeholder,
   error,
+  showRule = false,
   type = "text",
   className,
   id: givenId,
@@ -62,7 +68,7 @@ export function TextField({
         )}
       </div>
       {rule && (
-        <span id={`${id}-rule`} className="sr-only">
+        <span id={`${id}-rule`} className={showRule ? "mt-1 block text-sm text-sale" : "sr-only"}>
           {rule}
         </span>
       )}

@@ -7,7 +7,8 @@ import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { GoogleLogo } from "./GoogleLogo";
-import { clearOnInvalid, failureText } from "@/components/form";
+import { failureText } from "@/components/form";
+import { focusFirstInvalid } from "./keep-typed";
 
 /** Step 1: 'Put you mail to register or login', and 'Login with Google' when the store offers it. */
 export function EmailStep({
@@ -31,7 +32,7 @@ export function EmailStep({
     } catch (error) {
       showToast(failureText(t, error), "error");
     }
-  }, clearOnInvalid(form));
+  }, focusFirstInvalid(form));
 
   return (
     <>
@@ -45,6 +46,7 @@ export function EmailStep({
           autoFocus
           placeholder={t("auth.emailPlaceholder")}
           error={errors.email?.message}
+          showRule
           {...form.register("email", { onChange: () => form.clearErrors("email") })}
         />
         <Button type="submit" disabled={isSubmitting} className="w-full">

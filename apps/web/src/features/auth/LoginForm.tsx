@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
@@ -8,15 +9,21 @@ import { login } from "@/api/session";
 import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
-import { clearOnInvalid, failureText, linkButtonClass } from "@/components/form";
+import { failureText, linkButtonClass } from "@/components/form";
+import { focusFirstInvalid } from "./keep-typed";
 
-/** The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (SPEC.md §8). */
+/**
+ * The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (SPEC.md §8).
+ * Right after signing up it opens with the new account's e-mail and password in (issue 23 point 6).
+ */
 export function LoginForm({
   email,
+  password = "",
   onSignedIn,
   onOtherEmail,
 }: {
   email: string;
+  password?: string;
   onSignedIn: (firstName: string | undefined) => void;
   onOtherEmail: () => void;
 }) {
@@ -24,7 +31,7 @@ export function LoginForm({
   const client = useQueryClient();
   const form = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
-    defaultValues: { email, password: "" },
+    defaultValues: { email, password },
     reValidateMode: "onSubmit",
   });
   const { errors, isSubmitting } = form.formState;
@@ -42,7 +49,7 @@ export function LoginForm({
         showToast(failureText(t, error), "error");
       }
     }
-  }, clearOnInvalid(form));
+  }, focusFirstInvalid(form));
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
@@ -51,17 +58,26 @@ export function LoginForm({
         type="email"
         autoComplete="username"
         error={errors.email?.message}
+        showRule
         {...form.register("email", { onChange: () => form.clearErrors("email") })}
       />
       <TextField
         label={t("auth.password")}
         type="password"
         autoComplete="current-password"
-        autoFocus
+        autoFocus={!password}
         error={errors.password?.message}
+        showRule
         {...form.register("password", { onChange: () => form.clearErrors("password") })}
       />
-      <Button type="submit" disabled={isSubmitting} className="w-full">
+      <Link
+        to="/password/forgot"
+        state={{ email: form.getValues("email") }}
+        className={`${linkButtonClass} -mt-2 self-end`}
+      >
+        {t("passwordReset.forgotLink")}
+      </Link>
+      <Button type="submit" disabled={isSubmitting} autoFocus={Boolean(password)} className="w-full">
         {t("auth.loginButton")}
       </Button>
       <button type="button" onClick={onOtherEmail} className={`${linkButtonClass} self-center`}>

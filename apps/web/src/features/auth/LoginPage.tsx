@@ -1,18 +1,25 @@
 import { useState } from "react";
-import { Navigate, useNavigate } from "react-router";
+import { Navigate, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
-import { Card } from "@/components/ui/Card";
 import { useQueryClient } from "@tanstack/react-query";
-import { Zap } from "lucide-react";
 import { checkEmail, googleLogin, useAuthOptions, useSession } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { showToast } from "@/components/ui/toast";
+import { AuthCard, SuccessNote } from "./AuthCard";
 import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
 import { LoginForm } from "./LoginForm";
 import { RegisterForm } from "./RegisterForm";
+import { PASSWORD_CHANGED } from "./ResetPasswordPage";
 
-export type Step = { kind: "email" } | { kind: "login"; email: string } | { kind: "register"; email: string };
+/**
+ * `password` is set only right after signing up: the Login form opens filled in (issue 23 point 6). It
+ * lives in this component's memory alone — never in the URL, browser storage or history state.
+ */
+export type Step =
+  | { kind: "email" }
+  | { kind: "login"; email: string; password?: string }
+  | { kind: "register"; email: string };
 
 /**
  * /login (SPEC.md §2, §4): the e-mail step, then the Login or the Register form by the server's reply, or
@@ -26,6 +33,8 @@ export function LoginPage() {
   const { user } = useSession();
   const options = useAuthOptions();
   const [step, setStep] = useState<Step>({ kind: "email" });
+  // After a password reset (ResetPasswordPage): said once, on the first step.
+  const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const googleClientId = options.data?.googleClientId ?? null;
 
   const signedIn = (firstName: string | undefined) => {
@@ -55,42 +64,40 @@ export function LoginPage() {
   if (user) return <Navigate to="/" replace />;
 
   return (
-    <div className="mx-auto flex max-w-md flex-col items-center py-6 sm:py-12">
-      <Card size="lg" raised className="w-full p-6 sm:p-8">
-        <div className="mb-6 flex flex-col items-center text-center">
-          <span className="mb-3 grid h-12 w-12 place-items-center rounded-2xl bg-accent text-on-accent shadow-sm">
-            <Zap size={24} aria-hidden fill="currentColor" />
-          </span>
-          <h1 className="text-2xl font-bold tracking-tight text-ink">
-            {step.kind === "email"
-              ? t("auth.pageTitle")
-              : step.kind === "login"
-                ? t("auth.loginTitle")
-                : t("auth.registerTitle")}
-          </h1>
-        </div>
-        {step.kind === "email" && (
-          <EmailStep
-            onChecked={emailChecked}
-            google={googleClientId ? () => void signInWithGoogle() : undefined}
-          />
-        )}
-        {step.kind === "login" && (
-          <LoginForm
-            email={step.email}
-            onSignedIn={signedIn}
-            onOtherEmail={() => setStep({ kind: "email" })}
-          />
-        )}
-        {step.kind === "register" && (
-          <RegisterForm
-            email={step.email}
-            onRegistered={(email) => setStep({ kind: "login", email })}
-            onOtherEmail={() => setStep({ kind: "email" })}
-          />
-        )}
-      </Card>
-    </div>
+    <AuthCard
+      title={
+        step.kind === "email"
+          ? t("auth.pageTitle")
+          : step.kind === "login"
+            ? t("auth.loginTitle")
+            : t("auth.registerTitle")
+      }
+    >
+      <SuccessNote>
+        {notice === PASSWORD_CHANGED && step.kind !== "register" && t("passwordReset.changed")}
+      </SuccessNote>
+      {step.kind === "email" && (
+        <EmailStep
+          onChecked={emailChecked}
+          google={googleClientId ? () => void signInWithGoogle() : undefined}
+        />
+      )}
+      {step.kind === "login" && (
+        <LoginForm
+          email={step.email}
+          password={step.password}
+          onSignedIn={signedIn}
+          onOtherEmail={() => setStep({ kind: "email" })}
+        />
+      )}
+      {step.kind === "register" && (
+        <RegisterForm
+          email={step.email}
+          onRegistered={(email, password) => setStep({ kind: "login", email, password })}
+          onOtherEmail={() => setStep({ kind: "email" })}
+        />
+      )}
+    </AuthCard>
   );
 }
 

@@ -7,16 +7,20 @@ import { register as registerAccount } from "@/api/session";
 import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
-import { applyServerErrors, clearOnInvalid, failureText, linkButtonClass } from "@/components/form";
+import { failureText, linkButtonClass } from "@/components/form";
+import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
-/** The Register form (SPEC.md §5). After registering, the page flips to the Login form. */
+/**
+ * The Register form (SPEC.md §5). A refused box keeps what was typed, with the rule under it (issue 23
+ * point 6). After registering, the page flips to the Login form with the e-mail and password in.
+ */
 export function RegisterForm({
   email,
   onRegistered,
   onOtherEmail,
 }: {
   email: string;
-  onRegistered: (email: string) => void;
+  onRegistered: (email: string, password: string) => void;
   onOtherEmail: () => void;
 }) {
   const { t } = useTranslation();
@@ -26,49 +30,40 @@ export function RegisterForm({
     reValidateMode: "onSubmit",
   });
   const { errors, isSubmitting } = form.formState;
-  const field = (name: keyof RegisterInput) =>
-    form.register(name, { onChange: () => form.clearErrors(name) });
+  const field = (name: keyof RegisterInput) => ({
+    error: errors[name]?.message,
+    showRule: true,
+    ...form.register(name, { onChange: () => form.clearErrors(name) }),
+  });
 
   const submit = form.handleSubmit(async (values) => {
     try {
       await registerAccount(values);
       showToast(t("auth.registered"));
-      onRegistered(values.email);
+      onRegistered(values.email, values.password);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) showToast(t("auth.emailExists"), "error");
-      else if (!(error instanceof ApiError && applyServerErrors(form, error.body)))
+      if (error instanceof ApiError && error.status === 409) {
+        showToast(t("auth.emailExists"), "error");
+        form.setError("email", { type: "server", message: t("auth.emailExists") });
+        form.setFocus("email");
+      } else if (!(
+        error instanceof ApiError &&
+        showServerErrors(form, error.body, ["firstName", "lastName", "email", "password"])
+      ))
         showToast(failureText(t, error), "error");
     }
-  }, clearOnInvalid(form));
+  }, focusFirstInvalid(form));
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
-      <TextField
-        label={t("auth.firstName")}
-        autoComplete="given-name"
-        autoFocus
-        error={errors.firstName?.message}
-        {...field("firstName")}
-      />
-      <TextField
-        label={t("auth.lastName")}
-        autoComplete="family-name"
-        error={errors.lastName?.message}
-        {...field("lastName")}
-      />
-      <TextField
-        label={t("auth.email")}
-        type="email"
-        autoComplete="email"
-        error={errors.email?.message}
-        {...field("email")}
-      />
+      <TextField label={t("auth.firstName")} autoComplete="given-name" autoFocus {...field("firstName")} />
+      <TextField label={t("auth.lastName")} autoComplete="family-name" {...field("lastName")} />
+      <TextField label={t("auth.email")} type="email" autoComplete="email" {...field("email")} />
       <TextField
         label={t("auth.password")}
         type="password"
         autoComplete="new-password"
         placeholder={t("accountRules.passwordTooShort")}
-        error={errors.password?.message}
         {...field("password")}
       />
       <Button type="submit" disabled={isSubmitting} className="w-full">
