@@ -20,6 +20,7 @@ import { ReviewsSection } from "./ReviewsSection";
 import { RatingSummary } from "@/components/ui/Stars";
 import { textLinkClass } from "@/components/ui/text-link";
 import { StockText } from "./StockText";
+import { StockAlert } from "./StockAlert";
 import { categoryListingPath } from "@/components/paths";
 import { LoadError } from "@/components/LoadError";
 
@@ -96,6 +97,7 @@ export function ProductPage() {
               )}
             </p>
             <StockText stock={product.stock} />
+            {product.stock <= 0 && <StockAlert productId={product.id} />}
             <div className="mt-2 flex flex-col gap-2">
               <BuyButton productId={product.id} stock={product.stock} />
               <div className="grid grid-cols-2 gap-2">

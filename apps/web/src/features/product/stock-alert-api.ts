@@ -1,0 +1,29 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { StockAlertReply } from "@voltio/domain/stock-alerts";
+import { apiFetch } from "@/api/client";
+import { SESSION_KEY } from "@/api/session-key";
+
+/**
+ * The signed-in shopper's back-in-stock request for a product (issue 23 point 9). It is the caller's own,
+ * so it lives under the session's key: logging in or out reads it again.
+ */
+const alertKey = (productId: number) => [...SESSION_KEY, "stock-alert", productId] as const;
+const alertPath = (productId: number) => `/product/${productId}/stock-alert`;
+
+export function useStockAlert(productId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: alertKey(productId),
+    queryFn: ({ signal }) => apiFetch<StockAlertReply>(alertPath(productId), { signal }),
+    enabled,
+  });
+}
+
+/** Asks (true) or cancels (false); the reply is what the server now holds. */
+export function useSetStockAlert(productId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (wanted: boolean) =>
+      apiFetch<StockAlertReply>(alertPath(productId), { method: wanted ? "PUT" : "DELETE" }),
+    onSuccess: (reply) => client.setQueryData(alertKey(productId), reply),
+  });
+}
