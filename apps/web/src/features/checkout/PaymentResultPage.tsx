@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, CircleX, Clock, RotateCcw } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { FeedbackReply, OrderSummary } from "@voltio/domain/payments";
-import { formatDollars } from "@voltio/domain/money";
+import { formatDollars, toCents } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import { refreshOrders } from "@/api/orders";
 import { usePaymentFeedback } from "./api";
@@ -12,6 +12,7 @@ import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
 import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
+import { MoneySummary } from "@/components/MoneySummary";
 
 /**
  * /purchase/success and /purchase/failure (SPEC.md §2 Payment result, §4 Payment; issue 21): the server checks
@@ -194,20 +195,15 @@ function Summary({ order }: { order: OrderSummary }) {
           </li>
         ))}
       </ul>
-      <dl className="mt-3 flex flex-col gap-1 border-t border-line pt-3 text-sm tabular-nums">
-        {(
-          [
-            ["checkout.productsSum", order.products],
-            ["checkout.shippingSum", order.shipping],
-            ["checkout.total", order.total],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className="flex justify-between last:font-bold">
-            <dt className="text-muted">{t(label)}</dt>
-            <dd className="text-ink">${formatDollars(value)}</dd>
-          </div>
-        ))}
-      </dl>
+      {/* The server summed them by the one money rule (ADR 0015): drawn as every screen draws it. */}
+      <div className="mt-3 border-t border-line pt-3">
+        <MoneySummary
+          productsCents={toCents(order.products)}
+          shippingCents={toCents(order.shipping)}
+          totalCents={toCents(order.total)}
+          testIdPrefix="paid"
+        />
+      </div>
       <p className="mt-3 text-sm text-muted">
         {t("paymentResult.shipTo", {
           street: order.address.street,
