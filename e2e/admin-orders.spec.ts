@@ -115,6 +115,11 @@ test("a paid order: found by user id, opened, exported, moved to onDelivery — 
   await expect(status).toHaveValue("finished");
   const toast = page.getByText(`${orderName} is now On delivery`).waitFor({ state: "visible" });
   await status.selectOption("onDelivery");
+  // Every status change is confirmed first (issue 23); shipping may name the parcel, left empty here.
+  await page
+    .getByRole("alertdialog", { name: `Move ${orderName} to On delivery?` })
+    .getByRole("button", { name: "Accept" })
+    .click();
   await toast;
   await expect(status).toHaveValue("onDelivery");
 
@@ -208,6 +213,7 @@ test("a paid order whose product was withdrawn while paying stands out as refund
   // Cancelled when the payment found the product gone; its money went back, so it can't be reopened.
   await expect(status).toHaveValue("cancelled");
   await status.selectOption("finished");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Accept" }).click();
   await expect(page.getByRole("alert")).toHaveText(
     new RegExp(`^${orderName} was not changed: This order's payment was refunded`),
   );

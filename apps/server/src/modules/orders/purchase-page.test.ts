@@ -76,7 +76,8 @@ async function purchaseOfThree() {
 }
 
 async function pdfText(pdf: Buffer): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false }).promise;
+  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, verbosity: 0 })
+    .promise;
   const pages: string[] = [];
   for (let index = 1; index <= document.numPages; index++) {
     const content = await (await document.getPage(index)).getTextContent();

@@ -1,0 +1,177 @@
+import { readFile } from "node:fs/promises";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { APIRequestContext } from "@playwright/test";
+import {
+  expect,
+  expectNoSeriousAxeViolations,
+  mailTo,
+  newShopper,
+  payByCard,
+  signIn,
+  test,
+  tokenOf,
+  type Page,
+} from "./fixtures";
+
+/**
+ * After the purchase (issue 23 points 1, 3, 4, 10): the order page reached from the result page, from the
+ * Purchases card and from the confirmation e-mail's link; its PDF receipt; "buy again"; axe in both themes
+ * and at phone width. Each journey buys as a shopper of its own.
+ */
+
+/** Demo products with stock to spare. */
+const WEBCAM = { id: 20, title: /^Webcam HD 1080p/, name: "Webcam HD 1080p" };
+const NEXIGO = { id: 12, title: /^NexiGo N60/, name: "NexiGo N60" };
+
+/** A mail's text as a person reads it: quoted-printable soft breaks joined and =XX bytes decoded. */
+const readable = (mail: string) =>
+  Buffer.from(
+    mail
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    "latin1",
+  ).toString("utf8");
+
+/**
+ * A new shopper with an address buys two units of the webcam and one NexiGo as Buy now lines, and pays on
+ * the sandbox's card page: the page ends on the result page. Returns the shopper and the purchase's number.
+ */
+async function buyAndPay(page: Page) {
+  const shopper = await newShopper(page.request, { address: true });
+  const token = await tokenOf(page.request, shopper);
+  await pending(page.request, token, WEBCAM.id, 2);
+  await pending(page.request, token, NEXIGO.id, 1);
+  await signIn(page, shopper);
+  // Paid from the store's own address, as the checkout page does.
+  const pay = await page.request.post("/api/sandbox/pay", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { baseURL: baseOrigin(page) },
+  });
+  expect(pay.status(), await pay.text()).toBe(200);
+  await page.goto((await pay.json()).init_point as string);
+  await payByCard(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("heading", { name: "Purchase successful" })).toBeVisible();
+  const number = (await page.getByText(/^V-\d{6}$/).textContent())!;
+  return { shopper, token, number };
+}
+
+const baseOrigin = (page: Page) => new URL(test.info().project.use.baseURL ?? page.url()).origin;
+
+async function pending(request: APIRequestContext, token: string, productId: number, amount: number) {
+  const reply = await request.post("/api/order", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { status: "pending", productId, amount },
+  });
+  expect(reply.status(), await reply.text()).toBe(201);
+}
+
+async function pdfText(path: string): Promise<string> {
+  const document = await getDocument({ data: new Uint8Array(await readFile(path)), verbosity: 0 }).promise;
+  const texts: string[] = [];
+  for (let index = 1; index <= document.numPages; index++) {
+    const content = await (await document.getPage(index)).getTextContent();
+    texts.push(content.items.map((item) => ("str" in item ? item.str : "")).join(" "));
+  }
+  await document.destroy();
+  return texts.join("\n");
+}
+
+test("the order page from the result page, the Purchases card and the e-mail: lines, money, address, payment, history", async ({
+  page,
+}) => {
+  const { shopper, number } = await buyAndPay(page);
+
+  // The result page links the order.
+  await page.getByRole("link", { name: `Order ${number}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/purchases/${number}$`));
+  await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+  await expect(page.getByText(/^Placed on \w+ \d{1,2}, \d{4}/)).toBeVisible();
+  const lines = page.getByRole("region", { name: "Products" });
+  await expect(lines.getByRole("link", { name: WEBCAM.title })).toHaveAttribute(
+    "href",
+    `/product/${WEBCAM.id}`,
+  );
+  await expect(lines.getByText(/^2 units × US\$ \d+\.\d{2}$/)).toBeVisible();
+  await expect(lines.getByText(/^1 unit × US\$ \d+\.\d{2}$/)).toBeVisible();
+  await expect(lines.getByText(/^Total$/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Shipping address" })).toContainText("Rua Augusta 100");
+  await expect(page.getByRole("region", { name: "Payment" })).toContainText("Card (Voltio sandbox)");
+  const history = page.getByRole("list", { name: /^Status history of Shipment 1 of 2$/ });
+  await expect(history.getByRole("listitem")).toHaveCount(1);
+  await expect(history.getByRole("listitem").first()).toContainText("Paid");
+
+  // The Purchases card: number, date, total, status, and a link to the same page.
+  await page.goto("/purchases");
+  const card = page.getByRole("region", { name: `Order ${number}` });
+  await expect(card.getByText(/^Total US\$ \d+\.\d{2}$/)).toBeVisible();
+  await expect(card.getByText("Paid").first()).toBeVisible();
+  await card.getByRole("link", { name: `Order ${number}`, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+
+  // The confirmation e-mail links it too.
+  const link = `${baseOrigin(page)}/purchases/${number}`;
+  await expect
+    .poll(async () =>
+      (await mailTo(shopper.email)).some((mail) => readable(mail).includes(`See your order: ${link}`)),
+    )
+    .toBe(true);
+  await page.goto("/");
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+
+  // Nobody else's: another shopper gets the store's not-found page.
+  const other = await newShopper(page.request);
+  const stranger = await page.context().browser()!.newPage();
+  await signIn(stranger, other);
+  await stranger.goto(`/purchases/${number}`);
+  await expect(stranger.getByRole("heading", { name: "Order not found" })).toBeVisible();
+  await stranger.close();
+});
+
+test("download the receipt: a PDF with the number, the products and the total", async ({ page }) => {
+  const { number } = await buyAndPay(page);
+  await page.goto(`/purchases/${number}`);
+  const total = (await page.getByRole("region", { name: "Products" }).locator("dd").last().textContent())!;
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download receipt" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`receipt-${number}.pdf`);
+  const path = (await download.path())!;
+  expect((await readFile(path)).subarray(0, 5).toString()).toBe("%PDF-");
+  const text = await pdfText(path);
+  expect(text).toContain(number);
+  expect(text).toContain(WEBCAM.name);
+  expect(text).toContain(NEXIGO.name);
+  expect(text).toContain(total);
+});
+
+test("buy again puts the products in the cart and links to it", async ({ page }) => {
+  const { number } = await buyAndPay(page);
+  await page.goto(`/purchases/${number}`);
+  await page.getByRole("button", { name: "Buy again" }).click();
+  await expect(page.getByText("3 units added to your cart.")).toBeVisible();
+  await page.getByRole("link", { name: "Go to the cart" }).click();
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByRole("link", { name: WEBCAM.title }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: NEXIGO.title }).first()).toBeVisible();
+});
+
+test("the order page has no serious axe violation in both themes and at phone width", async ({ page }) => {
+  const { number } = await buyAndPay(page);
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/purchases/${number}`);
+      await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+      await expectNoSeriousAxeViolations(page);
+      if (width === 360) {
+        // Nothing runs off the side of a phone.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      }
+    }
+    await page.goto("/purchases");
+    await expect(page.getByRole("region", { name: `Order ${number}` })).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+  }
+});
