@@ -328,8 +328,6 @@ export const en = {
     onlyLeft_other: "Only {{count}} left",
     deleted: "Deleted from cart!",
     summary: "Summary",
-    summaryShipping: "Shipping Cost ${{cost}}",
-    summaryTotal: "Total ${{total}}",
     shipment: "Shipment",
     shipTo: "Ship to",
     addressOption: "{{city}}, {{street}} {{number}}",

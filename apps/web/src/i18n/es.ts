@@ -341,8 +341,6 @@ export const es: Messages = {
     onlyLeft_other: "Solo quedan {{count}}",
     deleted: "¡Eliminado del carrito!",
     summary: "Resumen",
-    summaryShipping: "Costo de envío ${{cost}}",
-    summaryTotal: "Total ${{total}}",
     shipment: "Envío",
     shipTo: "Enviar a",
     addressOption: "{{city}}, {{street}} {{number}}",
