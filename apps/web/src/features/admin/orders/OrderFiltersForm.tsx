@@ -42,9 +42,9 @@ export function OrderFiltersForm({
     <Card as="section" aria-label={t("admin.orders.filters")} className="p-4">
       <form
         onSubmit={submit}
-        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,16rem)_minmax(0,8rem)_minmax(0,12rem)_1fr_auto]"
+        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,10rem)_minmax(0,14rem)_1fr_auto]"
       >
-        <Field small id={searchId} label={t("orderAdmin.search")}>
+        <Field small id={searchId} label={t("orderAdmin.search")} className="sm:col-span-2 lg:col-span-4">
           <input
             id={searchId}
             type="search"
@@ -53,7 +53,7 @@ export function OrderFiltersForm({
             maxLength={ADMIN_ORDER_SEARCH_MAX}
             placeholder={t("orderAdmin.searchPlaceholder")}
             autoComplete="off"
-            className={filterFieldClass}
+            className={`${filterFieldClass} max-w-xl`}
           />
         </Field>
         <UserIdBox label={t("admin.orders.userId")} box={userId} />
