@@ -1,12 +1,4 @@
-import {
-  expect,
-  expectNoSeriousAxeViolations,
-  logIn,
-  mailTo,
-  newShopper,
-  test,
-  type Page,
-} from "./fixtures";
+import { expect, expectNoSeriousAxeViolations, logIn, mailTo, newShopper, test, type Page } from "./fixtures";
 
 /**
  * Issue 23 points 5 and 6: "Forgot password?" from the login form to the e-mail's link and a new password;
