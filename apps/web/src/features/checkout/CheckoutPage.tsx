@@ -23,6 +23,7 @@ import {
   useRemoveListLine,
 } from "@/api/orders";
 import { startPayment } from "./api";
+import { rememberChoice } from "./choice";
 import { useSession } from "@/api/session";
 import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
@@ -446,6 +447,7 @@ function PaymentSummary({
         orderIds,
         bulkOrderIds,
       });
+      rememberChoice(window.location.search);
       window.location.assign(init_point);
     } catch (caught) {
       setPaying(false);

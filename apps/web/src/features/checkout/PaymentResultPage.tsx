@@ -8,6 +8,7 @@ import { formatDollars, toCents } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
 import { refreshOrders } from "@/api/orders";
 import { usePaymentFeedback } from "./api";
+import { checkoutPath } from "./choice";
 import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
 import { Button, buttonClass } from "@/components/ui/Button";
@@ -44,6 +45,8 @@ export function PaymentResultPage() {
       </p>
     );
 
+  // Back to what this payment covered (ADR 0015), not to everything pending.
+  const retry = checkoutPath();
   return (
     <Card
       size="lg"
@@ -61,7 +64,7 @@ export function PaymentResultPage() {
               {t("paymentResult.declinedReason", { reason: reply.reason })}
             </p>
           )}
-          <Link to="/purchase" className={buttonClass()}>
+          <Link to={retry} className={buttonClass()}>
             {t("paymentResult.tryAgain")}
           </Link>
         </Outcome>
@@ -75,7 +78,7 @@ export function PaymentResultPage() {
               {t("paymentResult.seePurchases")}
             </Link>
             {status === "amount_mismatch" && (
-              <Link to="/purchase" className={buttonClass({ variant: "secondary" })}>
+              <Link to={retry} className={buttonClass({ variant: "secondary" })}>
                 {t("paymentResult.backToCheckout")}
               </Link>
             )}
@@ -86,7 +89,7 @@ export function PaymentResultPage() {
           <p role="status" className="max-w-md text-muted">
             {t("paymentResult.pendingHint")}
           </p>
-          <Link to="/purchase" className={buttonClass()}>
+          <Link to={retry} className={buttonClass()}>
             {t("paymentResult.backToCheckout")}
           </Link>
         </Outcome>
@@ -103,7 +106,7 @@ export function PaymentResultPage() {
           <p role="status" className="max-w-md text-muted">
             {search.length > 1 ? t("paymentResult.unknown") : t("paymentResult.notCompleted")}
           </p>
-          <Link to="/purchase" className={buttonClass()}>
+          <Link to={retry} className={buttonClass()}>
             {t("paymentResult.backToCheckout")}
           </Link>
         </Outcome>
