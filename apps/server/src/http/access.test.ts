@@ -547,7 +547,7 @@ const MATRIX: Record<string, Row> = {
       const [bulk] = await t.database.db
         .select({ id: bulkOrders.id, status: bulkOrders.status })
         .from(bulkOrders)
-        .where(eq(bulkOrders.purchaseId, "demo-bulk-1"));
+        .where(eq(bulkOrders.userId, 2));
       return { method: "PUT", url: `/api/order/bulk/${bulk!.id}`, payload: { status: bulk!.status } };
     },
   },
