@@ -71,18 +71,18 @@ function googleAccountMail(to: string, loginLink: string): MailMessage {
 }
 
 /**
- * POST /user/password/forgot. The same steps for every e-mail (a token is drawn and hashed either way), and
- * the caller learns nothing: the reply is FORGOT_REPLY whatever happened.
+ * POST /user/password/forgot, once the reply (FORGOT_REPLY, whatever happens here) is on its way: the caller
+ * learns nothing about the account, not even from the time the reply takes.
  */
 export async function requestPasswordReset(
   db: Db,
   config: Pick<Config, "publicUrl">,
   email: string,
 ): Promise<{ mailed: boolean }> {
-  const token = randomBytes(32).toString("base64url");
-  const tokenHash = hashToken(token);
   const user = await findUserByEmail(db, email);
   if (!user) return { mailed: false };
+  const token = randomBytes(32).toString("base64url");
+  const tokenHash = hashToken(token);
   return db.transaction(async (tx) => {
     if (!user.passwordHash) {
       // A Google account: a link would give it a password it never had. It is told to use Google.
@@ -204,9 +204,16 @@ export function passwordResetRoutes({
         // Per address, so one machine can't mail the world; per e-mail, so no inbox is flooded from many.
         await forgotLimit.hitIp(request, reply);
         await forgotLimit.hitEmail(request, reply);
-        const { mailed } = await requestPasswordReset(db, config, request.body.email);
-        if (mailed) notifyMail?.();
-        return reply.code(202).send({ msg: FORGOT_REPLY });
+        // Answered before the account is even looked up, so the reply's timing can't tell an account from
+        // none; the link is made and queued after (the handler still counts as running until then).
+        void reply.code(202).send({ msg: FORGOT_REPLY });
+        try {
+          const { mailed } = await requestPasswordReset(db, config, request.body.email);
+          if (mailed) notifyMail?.();
+        } catch (error) {
+          request.log.error({ err: error, event: "password.forgot.failed" }, "password reset not queued");
+        }
+        return reply;
       },
     );
 
