@@ -26,6 +26,9 @@ const NOT_A_PURCHASE = {
   discountedUnits: null,
   localPurchaseDate: null,
   serverPurchaseDate: null,
+  checkoutId: null,
+  purchaseId: null,
+  shippingAddress: null,
 };
 
 export async function backToCart(db: Db, userId: number, id: number): Promise<OrderUpdateReply> {
