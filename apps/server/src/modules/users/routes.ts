@@ -57,7 +57,9 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         config: { access: "public" },
         schema: {
           tags: ["users"],
-          summary: "Register with first name (letters only), last name, e-mail and password (8+ characters)",
+          summary:
+            "Register with first and last name (letters of any language, single spaces, hyphens and " +
+            "apostrophes between them), e-mail and password (8+ characters)",
           body: registerSchema,
           response: { 201: messageReplySchema.extend({ id: z.number().int() }), ...errors },
         },
@@ -177,7 +179,8 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
         schema: {
           tags: ["users", "admin"],
           summary:
-            "Set a user's role, or toggle it without `rol` (admin); user 1 and the last admin can't be demoted",
+            "Set a user's role, or toggle it without `rol` (admin); user 1 and the last admin can't be demoted. " +
+            "The user stays signed in; their next replies carry the header Voltio-Role-Changed: <new role>",
           security: BEARER,
           body: roleChangeSchema,
           response: { 200: userSummarySchema, ...errors },
