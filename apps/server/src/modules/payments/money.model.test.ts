@@ -10,7 +10,8 @@ import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "../../integrations/p
 /**
  * The money invariants of issue 21 point 9, model-based: fast-check interleaves shoppers who buy, pay, pay
  * twice, approve or decline on the card page, lose their return page, see webhooks repeated and reordered,
- * see their hold expire or remove a line, with the payments worker and admins moving and refunding orders —
+ * see their hold expire or remove a line, buy several lines as one order, pay a chosen part of what is pending
+ * or take a line back to the cart (issue 23), with the payments worker and admins moving and refunding orders —
  * 3 shoppers, 2 products with little stock. After every step, on the real app and database:
  *   available ≥ 0; available + sold + held = initial (available: the shelf less the active holds);
  *   Σ approved − Σ refunded (queued or taken) = Σ purchases paid and not cancelled;
@@ -27,6 +28,7 @@ interface Shopper {
   tabs: string[];
   returns: URL[];
   lines: number[];
+  bulks: number[];
 }
 
 interface World {
@@ -79,7 +81,67 @@ const commands = [
       if (reply.statusCode === 201) shopper.lines.push(reply.json<{ id: number }>().id);
     }),
   ),
+  fc.tuple(fc.nat(), fc.nat()).map(([who, product]) =>
+    step(`buyAll(${who},${product})`, async (world) => {
+      const shopper = pick(world.shoppers, who)!;
+      const added = await t.app.inject({
+        method: "POST",
+        url: "/api/order",
+        headers: shopper.headers,
+        payload: { status: "inCart", productId: pick(world.productIds, product), amount: 1 },
+      });
+      expect([201, 409], added.body).toContain(added.statusCode);
+      const cart = await t.app.inject({ url: "/api/order?status=inCart", headers: shopper.headers });
+      const lineIds =
+        cart.statusCode === 200
+          ? cart
+              .json<{ orders: { id: number; bulkOrderId: number | null }[] }[]>()
+              .flatMap((item) => item.orders.map((line) => line.id))
+          : [];
+      if (lineIds.length === 0) return;
+      const reply = await t.app.inject({
+        method: "POST",
+        url: "/api/order/bulk",
+        headers: shopper.headers,
+        payload: { orderIds: lineIds },
+      });
+      expect([201, 409], reply.body).toContain(reply.statusCode);
+      if (reply.statusCode !== 201) return;
+      shopper.lines.push(...lineIds);
+      shopper.bulks.push(reply.json<{ id: number }>().id);
+    }),
+  ),
   fc.nat().map((who) => step(`pay(${who})`, async (world) => startPay(pick(world.shoppers, who)!))),
+  fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([who, index, bulk]) =>
+    step(`payChosen(${who},${index},${bulk ? "bulk" : "line"})`, async (world) => {
+      const shopper = pick(world.shoppers, who)!;
+      const id = pick(bulk ? shopper.bulks : shopper.lines, index);
+      if (id === undefined) return;
+      const reply = await t.app.inject({
+        method: "POST",
+        url: "/api/sandbox/pay",
+        headers: shopper.headers,
+        payload: { baseURL: BASE, ...(bulk ? { bulkOrderIds: [id] } : { orderIds: [id] }) },
+      });
+      // 400: not (or no longer) a pending order of theirs; refused before any money moved.
+      expect([200, 400, 404, 409], reply.body).toContain(reply.statusCode);
+      if (reply.statusCode === 200) shopper.tabs.push(reply.json<{ init_point: string }>().init_point);
+    }),
+  ),
+  fc.tuple(fc.nat(), fc.nat()).map(([who, index]) =>
+    step(`backToCart(${who},${index})`, async (world) => {
+      const shopper = pick(world.shoppers, who)!;
+      const line = pick(shopper.lines, index);
+      if (line === undefined) return;
+      const reply = await t.app.inject({
+        method: "PUT",
+        url: `/api/order/${line}`,
+        headers: shopper.headers,
+        payload: { status: "inCart" },
+      });
+      expect([200, 400, 404, 409], reply.body).toContain(reply.statusCode);
+    }),
+  ),
   fc.nat().map((who) =>
     step(`doublePay(${who})`, async (world) => {
       const shopper = pick(world.shoppers, who)!;
@@ -324,6 +386,7 @@ describe("money that adds up, whatever shoppers, providers and admins do in betw
               tabs: [],
               returns: [],
               lines: [],
+              bulks: [],
             })),
           ),
           webhooks: [],
