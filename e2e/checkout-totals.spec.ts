@@ -145,6 +145,13 @@ test("a Buy now while another purchase waits charges that product only", async (
 
   await page.getByRole("button", { name: `Pay ${webcamOnly.total}` }).click();
   await expect(page.getByText(`Amount: US$ ${webcamOnly.total.slice(1)}`)).toBeVisible();
+  // Declined: "Try again" goes back to this purchase, not to everything pending.
+  await payByCard(page, "4000 0000 0000 0002");
+  await expect(page.getByRole("heading", { name: "Payment declined" })).toBeVisible();
+  await page.getByRole("link", { name: "Try again" }).click();
+  await expect(page).toHaveURL(/\/purchase\?orders=\d+$/);
+  await page.getByRole("button", { name: `Pay ${webcamOnly.total}` }).click();
+  await expect(page.getByText(`Amount: US$ ${webcamOnly.total.slice(1)}`)).toBeVisible();
   await payByCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("heading", { name: "Purchase successful" })).toBeVisible();
 
