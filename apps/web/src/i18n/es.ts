@@ -375,10 +375,10 @@ export const es: Messages = {
     alsoWaitingHint:
       "No forman parte de esta compra: agrégalos para pagarlos ahora, o devuélvelos al carrito.",
     addToPurchase: "Agregar a esta compra",
-    addToPurchaseNamed: "Agregar {{title}} a esta compra",
+    addToPurchaseNamed: "Agregar a esta compra: {{title}}",
     addOrderToPurchase: "Agregar este pedido a la compra",
     backToCart: "Volver al carrito",
-    backToCartNamed: "Devolver {{title}} al carrito",
+    backToCartNamed: "Volver al carrito: {{title}}",
     orderBackToCart: "Devolver todo el pedido al carrito",
     movedToCart: "De vuelta en tu carrito",
     moveFailed: "No se pudo devolver al carrito. Inténtalo de nuevo.",
