@@ -73,6 +73,9 @@ export const passwordResetSchema = z.object({
   password: newPasswordSchema,
 });
 export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
+/** The password was changed: the account's e-mail, for the login form. */
+export const passwordResetReplySchema = z.object({ msg: z.string(), email: z.string() });
+export type PasswordResetReply = z.infer<typeof passwordResetReplySchema>;
 
 /** The reset page's boxes: the new password by the registration rule, typed twice. */
 export const passwordResetFormSchema = z

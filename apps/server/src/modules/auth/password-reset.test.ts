@@ -132,7 +132,7 @@ describe("POST /api/user/password/reset", () => {
     const { token } = await linkFor(user.email);
     const done = await reset(token, "New-password-1");
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toEqual({ msg: "Password changed" });
+    expect(done.json()).toEqual({ msg: "Password changed", email: user.email });
     expect((await login(user.email, "New-password-1")).statusCode).toBe(200);
     expect((await login(user.email, user.password)).statusCode).toBe(401);
 

@@ -1,7 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { PASSWORD_RESET_MINUTES, passwordForgotSchema, passwordResetSchema } from "@voltio/domain/account";
+import {
+  PASSWORD_RESET_MINUTES,
+  passwordForgotSchema,
+  passwordResetReplySchema,
+  passwordResetSchema,
+} from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { errorSchema, messageReplySchema } from "@voltio/domain/http";
 import type { Config } from "../../config";
@@ -110,7 +115,7 @@ const refuse = (reason: string) => new InvalidInput("token", reason);
  * requests with one link can't both succeed; the new password, the other open links of the account, its
  * sessions and the audit entry change in the same transaction.
  */
-export async function resetPassword(db: Db, token: string, password: string): Promise<void> {
+export async function resetPassword(db: Db, token: string, password: string): Promise<{ email: string }> {
   const tokenHash = hashToken(token);
   const [found] = await db
     .select({
@@ -127,7 +132,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
   if (found.expiresAt.getTime() <= Date.now()) throw refuse(ACCOUNT_MESSAGES.resetLinkExpired);
   const passwordHash = await hashPassword(password);
 
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const now = new Date();
     const [claimed] = await tx
       .update(passwordResetTokens)
@@ -146,7 +151,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       .update(users)
       .set({ passwordHash })
       .where(and(eq(users.id, claimed.userId), isNull(users.deletedAt)))
-      .returning({ id: users.id });
+      .returning({ id: users.id, email: users.email });
     if (!user) throw refuse(ACCOUNT_MESSAGES.resetLinkInvalid);
     // Older links of the account stop working too: only the newest e-mail matters after this.
     await tx
@@ -165,6 +170,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       before: null,
       after: { by: "reset link" },
     });
+    return { email: user.email };
   });
 }
 
@@ -227,14 +233,15 @@ export function passwordResetRoutes({
             "Set a new password with the token of a reset link (once, within 30 minutes); every session of " +
             "the account ends",
           body: passwordResetSchema,
-          response: { 200: messageReplySchema, ...errors },
+          response: { 200: passwordResetReplySchema, ...errors },
         },
       },
       async (request, reply) => {
         await resetLimit.hitIp(request, reply);
-        await resetPassword(db, request.body.token, request.body.password);
+        const { email } = await resetPassword(db, request.body.token, request.body.password);
         request.log.info({ event: "password.reset" }, "password reset");
-        return { msg: "Password changed" };
+        // The e-mail the link was sent to, so the login form opens with it: whoever holds the link has it.
+        return { msg: "Password changed", email };
       },
     );
   };

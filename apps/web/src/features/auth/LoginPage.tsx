@@ -32,9 +32,12 @@ export function LoginPage() {
   const client = useQueryClient();
   const { user } = useSession();
   const options = useAuthOptions();
-  const [step, setStep] = useState<Step>({ kind: "email" });
-  // After a password reset (ResetPasswordPage): said once, on the first step.
-  const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
+  // After a password reset (ResetPasswordPage): the Login form of that e-mail, saying so.
+  const arrived = useLocation().state as { notice?: unknown; email?: unknown } | null;
+  const notice = arrived?.notice;
+  const [step, setStep] = useState<Step>(
+    typeof arrived?.email === "string" ? { kind: "login", email: arrived.email } : { kind: "email" },
+  );
   const googleClientId = options.data?.googleClientId ?? null;
 
   const signedIn = (firstName: string | undefined) => {

@@ -18,7 +18,7 @@ import { AuthCard } from "./AuthCard";
 import { resetPassword } from "./password-api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
-/** What LoginPage shows after a password was reset (router state: in memory, never in the URL). */
+/** What LoginPage shows after a password was reset (router state, with the e-mail; never in the URL). */
 export const PASSWORD_CHANGED = "passwordChanged";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -48,13 +48,14 @@ export function ResetPasswordPage() {
 
   const submit = form.handleSubmit(async ({ password }) => {
     try {
-      await resetPassword({ token, password });
+      const { email } = await resetPassword({ token, password });
       // Every login of the account ended: this browser's, if it had one, is gone too.
       if (tokens.present()) {
         tokens.clear();
         await client.resetQueries({ queryKey: SESSION_KEY });
       }
-      void navigate("/login", { replace: true, state: { notice: PASSWORD_CHANGED } });
+      // The e-mail (not the password) rides in the history state, for the login form.
+      void navigate("/login", { replace: true, state: { notice: PASSWORD_CHANGED, email } });
     } catch (error) {
       const details = error instanceof ApiError ? error.body : undefined;
       const tokenProblem = (

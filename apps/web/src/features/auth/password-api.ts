@@ -1,4 +1,4 @@
-import type { PasswordForgotInput, PasswordResetInput } from "@voltio/domain/account";
+import type { PasswordForgotInput, PasswordResetInput, PasswordResetReply } from "@voltio/domain/account";
 import { apiFetch } from "@/api/client";
 
 /** "Forgot password?" (issue 23 point 5): the reply is the same whether or not the account exists. */
@@ -7,4 +7,4 @@ export const askForResetLink = (input: PasswordForgotInput) =>
 
 /** Sets the new password with the link's token; every login of the account ends. */
 export const resetPassword = (input: PasswordResetInput) =>
-  apiFetch<{ msg: string }>("/user/password/reset", { method: "POST", body: JSON.stringify(input) });
+  apiFetch<PasswordResetReply>("/user/password/reset", { method: "POST", body: JSON.stringify(input) });
