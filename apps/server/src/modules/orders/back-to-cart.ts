@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { checkoutTotals } from "@voltio/domain/checkout";
 import type { OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders } from "../../db/schema";
@@ -88,20 +89,27 @@ export async function backToCart(db: Db, userId: number, id: number): Promise<Or
 
     if (line.bulkOrderId !== null) {
       // The bulk order keeps its other lines and sums; left with none, it is gone.
-      const [left] = await tx
-        .select({
-          lines: sql<number>`count(*)::int`,
-          price: sql<number>`coalesce(sum(${orders.lineTotalCents}), 0)::int`,
-          shipping: sql<number>`coalesce(sum(${orders.shippingCostCents}), 0)::int`,
-        })
+      const left = await tx
+        .select({ lineTotalCents: orders.lineTotalCents, shippingCents: orders.shippingCostCents })
         .from(orders)
         .where(eq(orders.bulkOrderId, line.bulkOrderId));
-      if (left!.lines === 0) await tx.delete(bulkOrders).where(eq(bulkOrders.id, line.bulkOrderId));
-      else
+      if (left.length === 0) await tx.delete(bulkOrders).where(eq(bulkOrders.id, line.bulkOrderId));
+      else {
+        const sums = checkoutTotals(
+          left.map((rest) => ({
+            lineTotalCents: rest.lineTotalCents ?? 0,
+            shippingCents: rest.shippingCents ?? 0,
+          })),
+        );
         await tx
           .update(bulkOrders)
-          .set({ combinedPriceCents: left!.price, combinedShippingCostCents: left!.shipping, updatedAt: now })
+          .set({
+            combinedPriceCents: sums.productsCents,
+            combinedShippingCostCents: sums.shippingCents,
+            updatedAt: now,
+          })
           .where(eq(bulkOrders.id, line.bulkOrderId));
+      }
     }
     return {
       msg: amount < wanted ? `Order moved to the cart: only ${stock} left` : "Order moved to the cart",

@@ -1,5 +1,6 @@
 import { numberOf } from "@voltio/domain/order-status";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { checkoutTotals } from "@voltio/domain/checkout";
 import { toDollars } from "@voltio/domain/money";
 import type { BulkOrderInput, BulkOrderReply, OrderStatus } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
@@ -50,17 +51,20 @@ export async function createBulkOrder(
       snapshot: snapshotOf(productById.get(line.productId)!, globalSales, line.amount, pricing.weekday),
     }));
     const now = new Date();
+    // What the checkout charges, by the one money rule (ADR 0015): every line's shipping, added up.
+    const sums = checkoutTotals(
+      snapshots.map(({ snapshot }) => ({
+        lineTotalCents: snapshot.lineTotalCents,
+        shippingCents: snapshot.shippingCostCents,
+      })),
+    );
     const [bulk] = await tx
       .insert(bulkOrders)
       .values({
         userId,
         status: "pending",
-        combinedPriceCents: snapshots.reduce((sum, { snapshot }) => sum + snapshot.lineTotalCents, 0),
-        // What the checkout charges: every line's shipping (SPEC.md §2 Checkout, §7 pay's shipping item).
-        combinedShippingCostCents: snapshots.reduce(
-          (sum, { snapshot }) => sum + snapshot.shippingCostCents,
-          0,
-        ),
+        combinedPriceCents: sums.productsCents,
+        combinedShippingCostCents: sums.shippingCents,
         serverPurchaseDate: now,
         localPurchaseDate: input.date ?? null,
       })
