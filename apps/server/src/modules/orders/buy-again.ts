@@ -17,7 +17,10 @@ export async function buyAgain(db: Db, userId: number, purchase: LoadedPurchase)
     asked.set(line.productId, { title: line.title, amount: (entry?.amount ?? 0) + line.amount });
   }
   return db.transaction(async (tx) => {
-    // Locked in id order like every other stock check: adds of the same product take turns.
+    // Products before the cart lines, unlike the lock order of inventory/stock.ts: a cart line this adds may
+    // not exist yet, and only the product's lock makes two Buy agains of the same product take turns (the
+    // second then sees the first's line instead of breaking the one-cart-line-per-product index). Only the
+    // shopper's own cart writes take these cart lines.
     const stocks = await lockStock(tx, asked.keys());
     const cart = await tx
       .select({ id: orders.id, productId: orders.productId, amount: orders.amount })
