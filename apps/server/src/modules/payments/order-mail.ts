@@ -37,7 +37,7 @@ export function orderConfirmation(
   lines: SettledLine[],
 ): MailMessage {
   // The one money rule (ADR 0015): the same three figures as the cart, checkout and the order page.
-  const { productsCents: products, shippingCents: shipping } = checkoutTotals(
+  const { productsCents, shippingCents, totalCents } = checkoutTotals(
     lines.map((line) => ({
       lineTotalCents: line.lineTotalCents ?? 0,
       shippingCents: line.shippingCostCents ?? 0,
@@ -53,16 +53,22 @@ export function orderConfirmation(
       `Thank you for your purchase! Your payment ${providerPaymentId} was approved.`,
       "",
       ...items,
-      `Products: ${dollars(products)}`,
-      `Shipping (each product ships on its own): ${dollars(shipping)}`,
-      `Total: ${dollars(products + shipping)}`,
+      `Products: ${dollars(productsCents)}`,
+      `Shipping (each product ships on its own): ${dollars(shippingCents)}`,
+      `Total: ${dollars(totalCents)}`,
       "",
       `Ship to: ${addressLine(checkout.shippingAddress)}`,
       "",
       `See your order: ${orderPageOf(checkout)}`,
       "",
       "—",
-      `¡Gracias por tu compra! Tu pago ${providerPaymentId} fue aprobado. Total: ${dollars(products + shipping)}.`,
+      `¡Gracias por tu compra! Tu pago ${providerPaymentId} fue aprobado.`,
+      "",
+      ...items,
+      `Productos: ${dollars(productsCents)}`,
+      `Envío (cada producto se envía por separado): ${dollars(shippingCents)}`,
+      `Total: ${dollars(totalCents)}`,
+      "",
       `Envío a: ${addressLine(checkout.shippingAddress)}`,
       `Mirá tu pedido: ${orderPageOf(checkout)}`,
     ].join("\n"),

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { Download, ExternalLink, PackageCheck, RotateCcw, ShoppingCart } from "lucide-react";
-import { formatDollars } from "@voltio/domain/money";
+import { formatDollars, toCents } from "@voltio/domain/money";
 import type { BuyAgainReply, Purchase, PurchaseLine, Shipment } from "@voltio/domain/purchase";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
@@ -9,6 +9,7 @@ import { downloadReceipt } from "@/api/receipt";
 import { useSession } from "@/api/session";
 import { NotFoundPage } from "@/components/NotFoundPage";
 import { LoadError } from "@/components/LoadError";
+import { MoneySummary } from "@/components/MoneySummary";
 import { usePageTitle } from "@/components/page-title";
 import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
@@ -79,20 +80,14 @@ function OrderDetails({ purchase }: { purchase: Purchase }) {
               <LineRow key={line.orderId} line={line} />
             ))}
           </ul>
-          <dl className="mt-4 flex flex-col gap-1 border-t border-line pt-4 text-sm tabular-nums">
-            {(
-              [
-                ["orderPage.products", purchase.products],
-                ["orderPage.shipping", purchase.shipping],
-                ["orderPage.total", purchase.total],
-              ] as const
-            ).map(([label, value]) => (
-              <div key={label} className="flex justify-between last:text-base last:font-bold">
-                <dt className="text-muted">{t(label)}</dt>
-                <dd className="text-ink">{usd(value)}</dd>
-              </div>
-            ))}
-          </dl>
+          <div className="mt-4 border-t border-line pt-4">
+            <MoneySummary
+              productsCents={toCents(purchase.products)}
+              shippingCents={toCents(purchase.shipping)}
+              totalCents={toCents(purchase.total)}
+              testIdPrefix="order"
+            />
+          </div>
         </Card>
 
         <div className="flex flex-col gap-6">
