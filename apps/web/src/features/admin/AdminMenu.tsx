@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { NavLink, useNavigate } from "react-router";
+import { NavLink, useLocation, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import {
   BarChart3,
@@ -21,14 +21,15 @@ import { Card } from "@/components/ui/Card";
 import { focusRingClass } from "@/components/ui/focus-ring";
 
 /** SPEC.md §2 Admin side menu: its links, in its order, with its targets. */
-const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean }[] = [
+const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoUnder?: string }[] = [
   { to: "/admin", label: "admin.menu.statistics", icon: BarChart3, end: true },
   { to: "/admin/products?limit=8&offset=1", label: "admin.menu.products", icon: Package },
   { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
   { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
   // Beyond SPEC.md (issue 21): the payments, beside the orders they pay.
   { to: "/admin/payments", label: "admin.menu.payments", icon: Banknote },
-  { to: "/admin/users", label: "admin.menu.users", icon: Users },
+  // A customer's page (issue 23 point 8) is opened from the users screen.
+  { to: "/admin/users", label: "admin.menu.users", icon: Users, alsoUnder: "/admin/customers/" },
   { to: "/admin/discounts", label: "admin.menu.sales", icon: Percent },
   { to: "/admin/newsletter", label: "admin.menu.newsletter", icon: Mail },
   // Beyond SPEC.md (issue 13 point 5): after the SPEC's entries, before Logout.
@@ -45,6 +46,7 @@ export function AdminMenu() {
   const { user } = useSession();
   const client = useQueryClient();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [confirming, setConfirming] = useState(false);
   const [leaving, setLeaving] = useState(false);
 
@@ -62,9 +64,15 @@ export function AdminMenu() {
       </h2>
       <nav aria-label={t("admin.menu.label")}>
         <ul className="grid gap-1 sm:grid-cols-2 md:grid-cols-1">
-          {LINKS.map(({ to, label, icon: Icon, end }) => (
+          {LINKS.map(({ to, label, icon: Icon, end, alsoUnder }) => (
             <li key={to}>
-              <NavLink to={to} end={end} className={({ isActive }) => itemClass(isActive)}>
+              <NavLink
+                to={to}
+                end={end}
+                className={({ isActive }) =>
+                  itemClass(isActive || (alsoUnder !== undefined && pathname.startsWith(alsoUnder)))
+                }
+              >
                 <Icon size={18} aria-hidden />
                 {t(label)}
               </NavLink>
