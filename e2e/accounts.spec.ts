@@ -102,6 +102,15 @@ test("register → logout → login → edit every field → add, edit and delet
 
   // Each field is locked until its pencil is pressed, and confirm saves only that field.
   await expect(page.getByRole("textbox", { name: "First name", exact: true })).toBeDisabled();
+  // A refused name keeps what was typed, with the rule under the box (issue 23 point 6).
+  await page.getByRole("button", { name: "Edit First name" }).click();
+  const profileFirstName = page.getByRole("textbox", { name: "First name", exact: true });
+  await profileFirstName.fill("Nora 2");
+  await page.getByRole("button", { name: "Confirm First name" }).click();
+  await expect(profileFirstName).toHaveValue("Nora 2");
+  await expect(profileFirstName).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Only letters, no spaces or digits")).toBeVisible();
+  await page.getByRole("button", { name: "Edit First name" }).click();
   await editField(page, "First name", "Nora");
   await editField(page, "Last name", "Nakashima");
   await expect(page.getByRole("heading", { name: "Nora Nakashima" })).toBeVisible();

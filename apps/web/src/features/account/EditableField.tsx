@@ -77,7 +77,8 @@ export function EditableField({
     resolver: zodResolver(schema),
     defaultValues: { [name]: value },
     reValidateMode: "onSubmit",
-    // The failed rule shows in the emptied box; the focus stays on the confirm button.
+    // The failed rule shows under the box, which keeps what was typed (issue 23 point 6); the focus stays
+    // on the confirm button.
     shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
@@ -87,12 +88,9 @@ export function EditableField({
     form.reset({ [name]: value });
   };
 
-  const submit = form.handleSubmit(
-    async (checked) => {
-      if (await save(checked[name]!)) setEditing(false);
-    },
-    () => form.setValue(name, ""),
-  );
+  const submit = form.handleSubmit(async (checked) => {
+    if (await save(checked[name]!)) setEditing(false);
+  });
 
   return (
     <form
@@ -112,6 +110,7 @@ export function EditableField({
             value={editing ? field.value : value}
             disabled={!editing}
             error={errors[name]?.message}
+            showRule
             onChange={(event) => {
               field.onChange(event.target.value);
               form.clearErrors(name);
