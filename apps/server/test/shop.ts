@@ -1,9 +1,13 @@
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { orderNumber } from "@voltio/domain/order-status";
 import { checkouts, mailOutbox, orders, products } from "../src/db/schema";
 import type { TestContext } from "./app";
 
 export type Headers = Record<string, string>;
+
+/** The store's address the test shopper pays from (the checkout's baseURL). */
+export const SHOP_BASE_URL = "http://localhost:3000";
 
 /** A shopper buying in the test app, as the web app does it, and what the database then holds. */
 export function shop(t: TestContext) {
@@ -77,6 +81,56 @@ export function shop(t: TestContext) {
       });
       expect(reply.statusCode, reply.body).toBe(201);
       return reply.json<{ id: number }>().id;
+    },
+
+    /** The caller's user id. */
+    async userIdOf(headers: Headers): Promise<number> {
+      const reply = await t.app.inject({ url: "/api/user", headers });
+      expect(reply.statusCode, reply.body).toBe(200);
+      return reply.json<{ id: number }>().id;
+    },
+
+    /** The sandbox's card page, paid with an approving card: the return address it sends the shopper to. */
+    async payWithCard(initPoint: string): Promise<URL> {
+      const carded = await t.app.inject({
+        method: "POST",
+        url: new URL(initPoint).pathname,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ number: "4242424242424242", expiry: "12/40", cvc: "123" }).toString(),
+      });
+      expect(carded.statusCode, carded.body).toBe(303);
+      return new URL(carded.headers.location as string);
+    },
+
+    /**
+     * Pays everything the shopper has pending through the sandbox with an approving card and reads the
+     * return page, which must answer `outcome`: the payment's id, the checkout's id and the purchase's number.
+     */
+    async payPending(
+      headers: Headers,
+      {
+        beforePaying = async () => {},
+        outcome = "approved",
+      }: { beforePaying?: () => Promise<unknown>; outcome?: string } = {},
+    ) {
+      const started = await t.app.inject({
+        method: "POST",
+        url: "/api/sandbox/pay",
+        headers,
+        payload: { baseURL: SHOP_BASE_URL },
+      });
+      expect(started.statusCode, started.body).toBe(200);
+      const { id, init_point } = started.json<{ id: string; init_point: string }>();
+      await beforePaying();
+      const returned = await this.payWithCard(init_point);
+      const settled = await t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers });
+      expect(settled.json<{ Status: string }>().Status).toBe(outcome);
+      const checkoutId = (await this.checkoutOf(id)).id;
+      return {
+        paymentId: returned.searchParams.get("payment_id")!,
+        checkoutId,
+        number: orderNumber(checkoutId),
+      };
     },
 
     async stockOf(productId: number) {

@@ -14,7 +14,6 @@ import { csvField, ordersCsv } from "./admin-export";
 let t: TestContext;
 let store: Shop;
 let admin: Headers;
-const BASE = "http://localhost:3000";
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -23,43 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function userIdOf(headers: Headers): Promise<number> {
-  const reply = await t.app.inject({ url: "/api/user", headers });
-  expect(reply.statusCode, reply.body).toBe(200);
-  return reply.json<{ id: number }>().id;
-}
-
-/** Pays everything the shopper has pending with the sandbox's approving card; the payment's id. */
-async function payAll(
-  headers: Headers,
-  { beforePaying = async () => {}, expect: outcome = "approved" } = {},
-): Promise<string> {
-  const started = await t.app.inject({
-    method: "POST",
-    url: "/api/sandbox/pay",
-    headers,
-    payload: { baseURL: BASE },
-  });
-  expect(started.statusCode, started.body).toBe(200);
-  const { init_point } = started.json<{ id: string; init_point: string }>();
-  await beforePaying();
-  const carded = await t.app.inject({
-    method: "POST",
-    url: new URL(init_point).pathname,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    payload: new URLSearchParams({ number: "4242424242424242", expiry: "12/40", cvc: "123" }).toString(),
-  });
-  expect(carded.statusCode, carded.body).toBe(303);
-  const returned = new URL(carded.headers.location as string);
-  const settled = await t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers });
-  expect(settled.json<{ Status: string }>().Status).toBe(outcome);
-  return returned.searchParams.get("payment_id")!;
-}
-
 /** A single purchase of `amount` units, paid: its order id. */
 async function paidOrder(headers: Headers, productId: number, amount = 1) {
   const id = await store.buyNow(headers, productId, amount);
-  await payAll(headers);
+  await store.payPending(headers);
   return id;
 }
 
@@ -83,7 +49,7 @@ async function bulkOrder(headers: Headers, lines: [number, number][], { paid = t
     payload: { orderIds: lineIds },
   });
   expect(bulk.statusCode, bulk.body).toBe(201);
-  if (paid) await payAll(headers);
+  if (paid) await store.payPending(headers);
   return { id: bulk.json<{ id: number }>().id, lineIds };
 }
 
@@ -146,12 +112,12 @@ async function shopperPurchases(headers: Headers) {
 describe("GET /api/order/admin/bulk", () => {
   it("lists every shopper's single and bulk purchases, newest first, paged on the server", async () => {
     const me = await store.newShopper();
-    const meId = await userIdOf(me);
+    const meId = await store.userIdOf(me);
     const a = await store.newProduct({ priceCents: 1250, shippingCostCents: 300 });
     const b = await store.newProduct({ priceCents: 400, shippingCostCents: 100 });
     const c = await store.newProduct({ priceCents: 999, shippingCostCents: 0 });
     const single = await store.buyNow(me, a, 2);
-    const paymentId = await payAll(me);
+    const { paymentId } = await store.payPending(me);
     const bulk = await bulkOrder(me, [
       [b, 1],
       [c, 3],
@@ -230,12 +196,12 @@ describe("GET /api/order/admin/bulk", () => {
 
   it("finds the orders flagged 'refund needed' or 'refunded'", async () => {
     const me = await store.newShopper();
-    const meId = await userIdOf(me);
+    const meId = await store.userIdOf(me);
     await paidOrder(me, await store.newProduct());
     const retiredId = await store.newProduct();
     const gone = await store.buyNow(me, retiredId);
     // The product is retired while its buyer is on the card page: the payment can buy nothing.
-    await payAll(me, {
+    await store.payPending(me, {
       beforePaying: async () => {
         const retired = await t.app.inject({
           method: "DELETE",
@@ -244,7 +210,7 @@ describe("GET /api/order/admin/bulk", () => {
         });
         expect(retired.statusCode, retired.body).toBe(200);
       },
-      expect: "refund_needed",
+      outcome: "refund_needed",
     });
 
     const flagged = await adminList(`userId=${meId}&flagged=true`);
@@ -402,7 +368,7 @@ describe("an admin changing an order's status", () => {
     expect((await auditOf("bulkOrder", bulk.id)).map((row) => [row.action, row.details])).toEqual([
       ["bulkOrder.status", { before: { status: "finished" }, after: { status: "onDelivery" } }],
     ]);
-    const [listed] = (await adminList(`userId=${await userIdOf(me)}`)).orders;
+    const [listed] = (await adminList(`userId=${await store.userIdOf(me)}`)).orders;
     expect(listed).toMatchObject({ kind: "bulk", id: bulk.id, status: "onDelivery" });
   });
 
@@ -455,7 +421,7 @@ describe("an admin changing an order's status", () => {
     const other = await store.newProduct({ stock: 5, priceCents: 4000 });
     const id = await store.buyNow(me, productId, 3);
     await store.buyNow(me, other, 1);
-    await payAll(me); // one payment of 30 + 2.50 + 40 for both lines
+    await store.payPending(me); // one payment of 30 + 2.50 + 40 for both lines
     expect((await putOrder(admin, id, { status: "cancelled" })).statusCode).toBe(200);
     expect(await store.stockOf(productId)).toBe(5);
     expect(await store.orderOf(id)).toMatchObject({ status: "cancelled", flag: "refund_needed" });
@@ -578,7 +544,7 @@ describe("an admin changing an order's status", () => {
 
   it("doesn't mail a deleted shopper", async () => {
     const me = await store.newShopper();
-    const meId = await userIdOf(me);
+    const meId = await store.userIdOf(me);
     const id = await paidOrder(me, await store.newProduct());
     const deleted = await t.app.inject({
       method: "DELETE",
@@ -608,7 +574,7 @@ describe("GET /api/order/admin/export", () => {
 
   it("streams the filtered purchases as CSV, one row per purchase", async () => {
     const me = await store.newShopper();
-    const meId = await userIdOf(me);
+    const meId = await store.userIdOf(me);
     const [evil] = await t.database.db
       .insert(products)
       .values({
@@ -664,7 +630,7 @@ describe("GET /api/order/admin/export", () => {
 
   it("reads in keyset batches: every purchase once, in the list's order, ties on the date included", async () => {
     const me = await store.newShopper();
-    const meId = await userIdOf(me);
+    const meId = await store.userIdOf(me);
     const productId = await store.newProduct({ stock: 100 });
     for (let index = 0; index < 4; index++) await paidOrder(me, productId);
     await bulkOrder(me, [[productId, 2]]);

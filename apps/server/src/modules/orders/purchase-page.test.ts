@@ -5,7 +5,7 @@ import type { AdminOrderPage } from "@voltio/domain/admin-orders";
 import { checkoutIdOf } from "@voltio/domain/order-status";
 import type { BuyAgainReply, Purchase, PurchaseSummary } from "@voltio/domain/purchase";
 import { createTestApp, type TestContext } from "../../../test/app";
-import { shop, type Headers, type Shop } from "../../../test/shop";
+import { SHOP_BASE_URL, shop, type Headers, type Shop } from "../../../test/shop";
 import { mailOutbox, orders, products, users } from "../../db/schema";
 
 /**
@@ -15,7 +15,6 @@ import { mailOutbox, orders, products, users } from "../../db/schema";
 let t: TestContext;
 let store: Shop;
 let admin: Headers;
-const BASE = "http://localhost:3000";
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -23,37 +22,6 @@ beforeAll(async () => {
   admin = await t.bearer(1);
 });
 afterAll(() => t.close());
-
-/** Pays everything the shopper has pending with the sandbox's approving card: the purchase's number. */
-async function payAll(headers: Headers): Promise<string> {
-  const started = await t.app.inject({
-    method: "POST",
-    url: "/api/sandbox/pay",
-    headers,
-    payload: { baseURL: BASE },
-  });
-  expect(started.statusCode, started.body).toBe(200);
-  const { init_point } = started.json<{ init_point: string }>();
-  const carded = await t.app.inject({
-    method: "POST",
-    url: new URL(init_point).pathname,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    payload: new URLSearchParams({ number: "4242424242424242", expiry: "12/40", cvc: "123" }).toString(),
-  });
-  expect(carded.statusCode, carded.body).toBe(303);
-  const returned = new URL(carded.headers.location as string);
-  const settled = await t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers });
-  expect(settled.json<{ Status: string }>().Status).toBe("approved");
-  const paymentId = returned.searchParams.get("payment_id")!;
-  const [line] = await t.database.db
-    .select({ checkoutId: orders.checkoutId })
-    .from(orders)
-    .where(eq(orders.purchaseId, paymentId));
-  return `V-${String(line!.checkoutId).padStart(6, "0")}`;
-}
-
-const userIdOf = async (headers: Headers) =>
-  (await t.app.inject({ url: "/api/user", headers })).json<{ id: number }>().id;
 
 const getPurchase = (headers: Headers | undefined, number: string) =>
   t.app.inject({ url: `/api/order/purchases/${number}`, headers });
@@ -71,7 +39,7 @@ async function purchaseOfThree() {
     [b, 1],
     [c, 2],
   ]);
-  const number = await payAll(headers);
+  const { number } = await store.payPending(headers);
   return { headers, number, products: [a, b, c] as const, single, bulkId };
 }
 
@@ -138,7 +106,7 @@ describe("GET /api/order/purchases/:number", () => {
     });
     expect(sale.statusCode, sale.body).toBe(201);
     await store.buyNow(headers, product, 2);
-    const number = await payAll(headers);
+    const { number } = await store.payPending(headers);
     const [line] = (await getPurchase(headers, number)).json<Purchase>().lines;
     expect(line).toMatchObject({ amount: 2, lineTotal: 15, sale: { percentage: 50, discountedUnits: 1 } });
   });
@@ -161,7 +129,7 @@ describe("GET /api/order/purchases/:number", () => {
     const { headers, number } = await purchaseOfThree();
     const product = await store.newProduct({ priceCents: 500, stock: 5 });
     await store.buyNow(headers, product, 1);
-    const second = await payAll(headers);
+    const second = (await store.payPending(headers)).number;
     const reply = await t.app.inject({ url: "/api/order/purchases", headers });
     expect(reply.statusCode, reply.body).toBe(200);
     const list = reply.json<PurchaseSummary[]>();
@@ -202,7 +170,7 @@ describe("tracking", () => {
     expect(mail!.textBody).toContain("Tracking number: 1Z999AA10123456784");
     expect(mail!.textBody).toContain("Carrier: UPS");
     expect(mail!.textBody).toContain(link);
-    expect(mail!.textBody).toContain(`${BASE}/purchases/${number}`);
+    expect(mail!.textBody).toContain(`${SHOP_BASE_URL}/purchases/${number}`);
 
     // An unknown carrier: the number without a link.
     expect(
@@ -266,7 +234,7 @@ describe("tracking", () => {
   it("links the order page from the payment confirmation", async () => {
     const { number } = await purchaseOfThree();
     const [mail] = await store.confirmationsOf(checkoutIdOf(number)!);
-    expect(mail!.textBody).toContain(`See your order: ${BASE}/purchases/${number}`);
+    expect(mail!.textBody).toContain(`See your order: ${SHOP_BASE_URL}/purchases/${number}`);
   });
 });
 
@@ -284,7 +252,7 @@ describe("GET /api/order/purchases/:number/receipt", () => {
     const [buyer] = await t.database.db
       .select()
       .from(users)
-      .where(eq(users.id, await userIdOf(headers)));
+      .where(eq(users.id, await store.userIdOf(headers)));
     for (const expected of [number, "Voltio", buyer!.email, "US$ 65.48", "US$ 7.50", "US$ 72.98", "sandbox"])
       expect(text).toContain(expected);
   });
@@ -308,7 +276,7 @@ describe("POST /api/order/purchases/:number/buy-again", () => {
       await t.database.db
         .select({ productId: orders.productId, amount: orders.amount, status: orders.status })
         .from(orders)
-        .where(eq(orders.userId, await userIdOf(headers)))
+        .where(eq(orders.userId, await store.userIdOf(headers)))
     ).filter((line) => line.status === "inCart");
 
   it("puts the products in the cart, capped at the stock, and says what is short or gone", async () => {
@@ -363,7 +331,7 @@ describe("GET /api/order/admin/bulk?search", () => {
 
   it("finds purchases by number, buyer name or e-mail, whatever the case", async () => {
     const { headers, number, single, bulkId } = await purchaseOfThree();
-    const userId = await userIdOf(headers);
+    const userId = await store.userIdOf(headers);
     await t.database.db
       .update(users)
       .set({ firstName: "Zoë", lastName: "O'Searchable_%" })

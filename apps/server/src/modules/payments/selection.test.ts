@@ -37,17 +37,6 @@ async function chargeOf(reply: Awaited<ReturnType<typeof pay>>) {
 const shownStock = async (productId: number) =>
   (await t.app.inject({ url: `/api/products/${productId}` })).json<{ stock: number }>().stock;
 
-async function payWithCard(initPoint: string) {
-  const carded = await t.app.inject({
-    method: "POST",
-    url: new URL(initPoint).pathname,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    payload: new URLSearchParams({ number: "4242424242424242", expiry: "12/40", cvc: "123" }).toString(),
-  });
-  expect(carded.statusCode, carded.body).toBe(303);
-  return new URL(carded.headers.location as string);
-}
-
 const openCheckoutsOf = async (headers: Headers) => {
   const me = await t.app.inject({ url: "/api/user", headers });
   const userId = me.json<{ id: number }>().id;
@@ -82,7 +71,7 @@ describe("POST /{provider}/pay with a selection", () => {
       10, 10, 10,
     ]);
 
-    const returned = await payWithCard(started.json<{ init_point: string }>().init_point);
+    const returned = await store.payWithCard(started.json<{ init_point: string }>().init_point);
     const feedback = await t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers: me });
     expect(feedback.json()).toMatchObject({
       Status: "approved",
@@ -169,7 +158,7 @@ describe("POST /{provider}/pay with a selection", () => {
     const other = await store.buyNow(me, await store.newProduct());
     const started = await pay(me, { orderIds: [line] });
     await t.app.inject({
-      url: `/api/sandbox/feedback${(await payWithCard(started.json<{ init_point: string }>().init_point)).search}`,
+      url: `/api/sandbox/feedback${(await store.payWithCard(started.json<{ init_point: string }>().init_point)).search}`,
       headers: me,
     });
     expect(await store.orderOf(line)).toMatchObject({ status: "finished" });

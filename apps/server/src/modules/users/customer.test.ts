@@ -13,7 +13,6 @@ import { bulkOrders, orders, payments, products } from "../../db/schema";
 let t: TestContext;
 let store: Shop;
 let admin: Headers;
-const BASE = "http://localhost:3000";
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -25,32 +24,6 @@ afterAll(() => t.close());
 const customer = (id: number, headers: Headers = admin) =>
   t.app.inject({ url: `/api/user/admin/${id}/customer`, headers });
 
-const userIdOf = async (headers: Headers) =>
-  (await t.app.inject({ url: "/api/user", headers })).json<{ id: number }>().id;
-
-/** Pays everything the shopper has pending with the sandbox's approving card; the checkout's id. */
-async function payPending(headers: Headers) {
-  const started = await t.app.inject({
-    method: "POST",
-    url: "/api/sandbox/pay",
-    headers,
-    payload: { baseURL: BASE },
-  });
-  expect(started.statusCode, started.body).toBe(200);
-  const { id, init_point } = started.json<{ id: string; init_point: string }>();
-  const carded = await t.app.inject({
-    method: "POST",
-    url: new URL(init_point).pathname,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    payload: new URLSearchParams({ number: "4242424242424242", expiry: "12/40", cvc: "123" }).toString(),
-  });
-  expect(carded.statusCode, carded.body).toBe(303);
-  const returned = new URL(carded.headers.location as string);
-  const feedback = await t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers });
-  expect(feedback.json<{ Status: string }>().Status).toBe("approved");
-  return (await store.checkoutOf(id)).id;
-}
-
 async function read(id: number): Promise<Customer> {
   const reply = await customer(id);
   expect(reply.statusCode, reply.body).toBe(200);
@@ -60,7 +33,7 @@ async function read(id: number): Promise<Customer> {
 describe("GET /api/user/admin/:id/customer", () => {
   it("is the admins' alone; an unknown or malformed id is refused", async () => {
     const me = await store.newShopper();
-    const id = await userIdOf(me);
+    const id = await store.userIdOf(me);
     expect((await customer(id, {})).statusCode).toBe(401);
     expect((await customer(id, me)).statusCode).toBe(403);
     const unknown = await customer(2_000_000_000);
@@ -73,7 +46,7 @@ describe("GET /api/user/admin/:id/customer", () => {
 
   it("shows a new shopper's profile and address, with nothing bought", async () => {
     const me = await store.newShopper();
-    const id = await userIdOf(me);
+    const id = await store.userIdOf(me);
     const seen = await read(id);
     expect(seen.profile).toMatchObject({
       id,
@@ -99,20 +72,20 @@ describe("GET /api/user/admin/:id/customer", () => {
 
   it("lists each paid checkout once with its total and statuses; the lifetime spend leaves out a refund", async () => {
     const me = await store.newShopper();
-    const id = await userIdOf(me);
+    const id = await store.userIdOf(me);
     const lamp = await store.newProduct({ priceCents: 2500, shippingCostCents: 300, stock: 10 });
     const desk = await store.newProduct({ priceCents: 10000, shippingCostCents: 0, stock: 10 });
     const chair = await store.newProduct({ priceCents: 4000, shippingCostCents: 500, stock: 10 });
 
     // A 'Buy now' of two lamps, paid.
     await store.buyNow(me, lamp, 2);
-    const first = await payPending(me);
+    const first = (await store.payPending(me)).checkoutId;
     // 'Buy All' of a desk and a chair, paid.
     await store.buyAll(me, [
       [desk, 1],
       [chair, 1],
     ]);
-    const second = await payPending(me);
+    const second = (await store.payPending(me)).checkoutId;
     // Something left pending (not paid) is not a purchase yet.
     await store.buyNow(me, lamp, 1);
 
@@ -196,7 +169,7 @@ describe("GET /api/user/admin/:id/customer", () => {
 
   it("counts purchases recorded without a payment at their products and shipping, each on its own", async () => {
     const me = await store.newShopper();
-    const id = await userIdOf(me);
+    const id = await store.userIdOf(me);
     const product = await store.newProduct({ priceCents: 1500 });
     const old = new Date("2025-03-01T10:00:00Z");
     const [bulk] = await t.database.db
@@ -237,14 +210,14 @@ describe("GET /api/user/admin/:id/customer", () => {
 
   it("lists the customer's reviews with their products, newest first", async () => {
     const me = await store.newShopper();
-    const id = await userIdOf(me);
+    const id = await store.userIdOf(me);
     const first = await store.newProduct({ priceCents: 1000 });
     const second = await store.newProduct({ priceCents: 2000 });
     await store.buyAll(me, [
       [first, 1],
       [second, 1],
     ]);
-    await payPending(me);
+    await store.payPending(me);
     for (const [productId, rating, content] of [
       [first, 4, "Bright enough"],
       [second, 2, "Wobbly"],
@@ -269,9 +242,9 @@ describe("GET /api/user/admin/:id/customer", () => {
 
   it("still shows an erased account, with its purchases", async () => {
     const me = await store.newShopper();
-    const id = await userIdOf(me);
+    const id = await store.userIdOf(me);
     await store.buyNow(me, await store.newProduct({ priceCents: 1200 }), 1);
-    await payPending(me);
+    await store.payPending(me);
     const deleted = await t.app.inject({
       method: "DELETE",
       url: "/api/user/admin",
