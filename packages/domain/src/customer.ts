@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES, addressSchema } from "./account";
+import { addressSchema, userSummarySchema } from "./account";
 import { ORDER_FLAGS } from "./admin-orders";
 import { PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
 
@@ -11,16 +11,7 @@ import { PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
 /** The newest purchases and reviews the reply lists; the counts and the spend cover all of them. */
 export const CUSTOMER_LIST_MAX = 100;
 
-export const customerProfileSchema = z.object({
-  id: z.number().int(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  rol: z.enum(ROLES),
-  profilePicture: z.string(),
-  googleUser: z.boolean(),
-  newsletterSubscription: z.boolean(),
-  createdAt: z.string(),
+export const customerProfileSchema = userSummarySchema.extend({
   /** An erased account (its personal data replaced, its orders kept): when it was deleted. */
   deletedAt: z.string().nullable(),
 });

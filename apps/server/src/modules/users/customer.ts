@@ -15,6 +15,7 @@ import { rawQuery } from "../../db/raw";
 import { comments, directions, products, users } from "../../db/schema";
 import { NotFound } from "../../errors";
 import { BEARER, SIGNED_IN_ERRORS } from "../../http/private-replies";
+import { summaryColumns } from "./service";
 
 /**
  * The back office's customer page (issue 23 point 8): one account as the owner looks at it — profile,
@@ -98,18 +99,7 @@ const inOrder = <T extends string>(order: readonly T[], values: string[]) =>
 /** GET /user/admin/:id/customer. Unknown id: NotFound. Erased accounts answer too (their orders stay). */
 export async function customerOf(db: Db, userId: number): Promise<Customer> {
   const [profile] = await db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      rol: users.rol,
-      profilePicture: users.profilePicture,
-      googleUser: users.googleUser,
-      newsletterSubscription: users.newsletterSubscription,
-      createdAt: users.createdAt,
-      deletedAt: users.deletedAt,
-    })
+    .select({ ...summaryColumns, deletedAt: users.deletedAt })
     .from(users)
     .where(eq(users.id, userId));
   if (!profile) throw new NotFound("User Not Found");

@@ -180,7 +180,8 @@ export async function deleteAddress(db: Db, userId: number, id: number): Promise
   return getUser(db, userId);
 }
 
-const summaryColumns = {
+/** An account as the back office lists it (GET /user/admin, the customer page). */
+export const summaryColumns = {
   id: users.id,
   firstName: users.firstName,
   lastName: users.lastName,
