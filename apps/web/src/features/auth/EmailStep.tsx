@@ -1,9 +1,9 @@
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
+import { EmailField } from "./EmailField";
 import { ArrowRight } from "lucide-react";
 import { emailCheckSchema, type EmailCheckInput } from "@voltio/domain/account";
-import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { GoogleLogo } from "./GoogleLogo";
@@ -38,15 +38,8 @@ export function EmailStep({
     <>
       <p className="mb-5 text-center text-muted">{t("auth.emailPrompt")}</p>
       <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
-        <TextField
-          label={t("auth.email")}
-          type="email"
-          autoComplete="username"
-          inputMode="email"
-          autoFocus
-          placeholder={t("auth.emailPlaceholder")}
+        <EmailField
           error={errors.email?.message}
-          showRule
           {...form.register("email", { onChange: () => form.clearErrors("email") })}
         />
         <Button type="submit" disabled={isSubmitting} className="w-full">

@@ -4,8 +4,8 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { passwordForgotSchema, type PasswordForgotInput } from "@voltio/domain/account";
 import { useTranslation } from "@/i18n";
+import { EmailField } from "./EmailField";
 import { ApiError } from "@/api/client";
-import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { usePageTitle } from "@/components/page-title";
@@ -53,15 +53,8 @@ export function ForgotPasswordPage() {
         <>
           <p className="mb-5 text-center text-muted">{t("passwordReset.forgotPrompt")}</p>
           <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
-            <TextField
-              label={t("auth.email")}
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              autoFocus
-              placeholder={t("auth.emailPlaceholder")}
+            <EmailField
               error={errors.email?.message}
-              showRule
               {...form.register("email", { onChange: () => form.clearErrors("email") })}
             />
             <Button type="submit" disabled={isSubmitting} className="w-full">
