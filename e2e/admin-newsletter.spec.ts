@@ -10,6 +10,7 @@ import {
   tokenOf,
   type Page,
   expectNoSeriousAxeViolations,
+  readableMail,
 } from "./fixtures";
 
 /**
@@ -17,12 +18,6 @@ import {
  * a newsletter to 'All' and a typed address (an invalid one is left out), sees it among the sent ones with
  * its delivery, and the e-mail arrives with its unsubscribe link; the networks form changes the footer.
  */
-
-/** A quoted-printable body as it reads: soft line breaks joined, =XX turned back into its character. */
-const unquoted = (text: string) =>
-  text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 const form = (page: Page) => page.getByRole("form", { name: "New newsletter" });
 
@@ -151,8 +146,8 @@ test("validation, then a newsletter to All and one typed address: 'Email sent !'
   const link = /^List-Unsubscribe: <(https?:\/\/[^>]+)>/m.exec(unfolded)?.[1];
   expect(link).toMatch(/\/api\/newsletter\/unsubscribe\?token=/);
   expect(unfolded).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
-  expect(unquoted(body)).toContain(link!);
-  expect(unquoted(body)).toContain("New arrivals this week.");
+  expect(readableMail(body)).toContain(link!);
+  expect(readableMail(body)).toContain("New arrivals this week.");
   // The link works: its page asks to confirm (it is not followed here, so the address stays subscribed).
   const unsubscribePage = await page.request.get(link!);
   expect(unsubscribePage.status()).toBe(200);

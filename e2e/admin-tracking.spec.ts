@@ -7,16 +7,8 @@ import {
   signIn,
   test,
   tokenOf,
+  readableMail,
 } from "./fixtures";
-
-/** A mail's text as a person reads it: quoted-printable soft breaks joined and =XX bytes decoded. */
-const readable = (mail: string) =>
-  Buffer.from(
-    mail
-      .replace(/=\r?\n/g, "")
-      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    "latin1",
-  ).toString("utf8");
 
 /**
  * Tracking (issue 23 points 2, 8, 10): the admin finds a shopper's purchase by its number, moves it to 'On
@@ -95,10 +87,12 @@ test("the admin ships a purchase with a tracking number: the e-mail and the orde
   await expect
     .poll(
       async () =>
-        (await mailTo(shopper.email)).map(readable).find((mail) => mail.includes("is on its way")) ?? "",
+        (await mailTo(shopper.email)).map(readableMail).find((mail) => mail.includes("is on its way")) ?? "",
     )
     .toContain("Tracking number: 1Z999AA10123456784");
-  const [mail] = (await mailTo(shopper.email)).map(readable).filter((text) => text.includes("is on its way"));
+  const [mail] = (await mailTo(shopper.email))
+    .map(readableMail)
+    .filter((text) => text.includes("is on its way"));
   expect(mail).toContain("Carrier: UPS");
   expect(mail).toContain("https://www.ups.com/track?tracknum=1Z999AA10123456784");
   expect(mail).toContain(`${baseURL}/purchases/${number}`);

@@ -151,6 +151,15 @@ export async function mailTo(address: string): Promise<string[]> {
   return mails.filter((mail) => mail.includes(address));
 }
 
+/** A mail's text as a person reads it: quoted-printable soft line breaks joined, =XX bytes decoded as UTF-8. */
+export const readableMail = (mail: string) =>
+  Buffer.from(
+    mail
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    "latin1",
+  ).toString("utf8");
+
 /** The demo store's admin (user 1), as README.md prints it. */
 export const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 

@@ -11,6 +11,7 @@ import {
   test,
   tokenOf,
   type Page,
+  readableMail,
 } from "./fixtures";
 
 /**
@@ -22,15 +23,6 @@ import {
 /** Demo products with stock to spare. */
 const WEBCAM = { id: 20, title: /^Webcam HD 1080p/, name: "Webcam HD 1080p" };
 const NEXIGO = { id: 12, title: /^NexiGo N60/, name: "NexiGo N60" };
-
-/** A mail's text as a person reads it: quoted-printable soft breaks joined and =XX bytes decoded. */
-const readable = (mail: string) =>
-  Buffer.from(
-    mail
-      .replace(/=\r?\n/g, "")
-      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    "latin1",
-  ).toString("utf8");
 
 /**
  * A new shopper with an address buys two units of the webcam and one NexiGo as Buy now lines, and pays on
@@ -112,7 +104,7 @@ test("the order page from the result page, the Purchases card and the e-mail: li
   const link = `${baseOrigin(page)}/purchases/${number}`;
   await expect
     .poll(async () =>
-      (await mailTo(shopper.email)).some((mail) => readable(mail).includes(`See your order: ${link}`)),
+      (await mailTo(shopper.email)).some((mail) => readableMail(mail).includes(`See your order: ${link}`)),
     )
     .toBe(true);
   await page.goto("/");

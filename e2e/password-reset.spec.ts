@@ -1,4 +1,12 @@
-import { expect, expectNoSeriousAxeViolations, mailTo, newShopper, test, type Page } from "./fixtures";
+import {
+  expect,
+  expectNoSeriousAxeViolations,
+  mailTo,
+  newShopper,
+  test,
+  type Page,
+  readableMail,
+} from "./fixtures";
 
 /**
  * Issue 23 points 5 and 6: "Forgot password?" from the login form to the e-mail's link and a new password;
@@ -6,16 +14,10 @@ import { expect, expectNoSeriousAxeViolations, mailTo, newShopper, test, type Pa
  * after signing up. Each journey makes its own account.
  */
 
-/** The message's text as written (quoted-printable undone, soft line breaks joined). */
-const unquoted = (text: string) =>
-  text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-
 async function resetLinkOf(email: string): Promise<string> {
   await expect.poll(async () => (await mailTo(email)).length, { timeout: 20_000 }).toBe(1);
   const [mail] = await mailTo(email);
-  const link = /https?:\/\/\S+\/password\/reset\?token=[A-Za-z0-9_-]{43}/.exec(unquoted(mail!))?.[0];
+  const link = /https?:\/\/\S+\/password\/reset\?token=[A-Za-z0-9_-]{43}/.exec(readableMail(mail!))?.[0];
   expect(link, mail).toBeDefined();
   return link!;
 }

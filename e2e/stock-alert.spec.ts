@@ -11,6 +11,7 @@ import {
   tokenOf,
   waitForHydration,
   type Page,
+  readableMail,
 } from "./fixtures";
 
 /**
@@ -18,11 +19,6 @@ import {
  * and the shopper's e-mail links to it. Each journey sells out a product of its own (made through the admin
  * API, in a category no other journey counts), so the demo's products stay as the other journeys expect.
  */
-
-const unquoted = (text: string) =>
-  text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 async function adminHeaders(request: APIRequestContext) {
   return { authorization: `Bearer ${await tokenOf(request, ADMIN)}` };
@@ -93,7 +89,7 @@ test("a shopper asks on a sold-out product; the admin's restock e-mails them a l
 
   await expect.poll(async () => (await mailTo(shopper.email)).length, { timeout: 20_000 }).toBe(1);
   const [mail] = await mailTo(shopper.email);
-  const body = unquoted(mail!);
+  const body = readableMail(mail!);
   const origin = new URL(page.url()).origin;
   expect(body).toContain(`${origin}/product/${product.id}`);
   expect(body).toContain(product.title);
