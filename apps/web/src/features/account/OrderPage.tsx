@@ -18,7 +18,8 @@ import { useBuyAgain, usePurchase } from "./purchase-api";
 import { localDateTime } from "./date-format";
 import { StatusBadge } from "./StatusBadge";
 
-const usd = (dollars: number) => `US$ ${formatDollars(dollars)}`;
+/** Dollars as the cart, checkout and the result page write them. */
+const usd = (dollars: number) => `$${formatDollars(dollars)}`;
 
 /**
  * /purchases/:number (issue 23 points 1–4): one purchase as its buyer (or an admin) sees it — the number,
