@@ -1,9 +1,17 @@
-import { asc, eq, ilike } from "drizzle-orm";
+import { and, asc, eq, ilike, sql } from "drizzle-orm";
 import type { Category, Networks, Sale } from "@voltio/domain/catalog";
 import type { SaleTerms } from "@voltio/domain/discount";
 import type { Db } from "../../db/client";
 import { likeLiteral } from "../../db/like";
-import { categories, networks, saleCategories, saleProducts, sales } from "../../db/schema";
+import {
+  categories,
+  networks,
+  productCategories,
+  products,
+  saleCategories,
+  saleProducts,
+  sales,
+} from "../../db/schema";
 import type { TtlCache } from "./ttl-cache";
 
 /**
@@ -72,11 +80,24 @@ export async function catalogReference(
  * A product's columns as toProduct reads them, its pictures and category ids included, for `products p`:
  * one statement per product page, whatever the number of pictures.
  */
-export function listCategories(db: Db, search: string | undefined): Promise<Category[]> {
+export function listCategories(
+  db: Db,
+  search: string | undefined,
+  { withProducts = false }: { withProducts?: boolean } = {},
+): Promise<Category[]> {
+  // "For sale" as the public listing counts it (service.ts): not retired and on the shelf. The reply cache
+  // is cleared by every catalogue write, so a product retired, sold out or moved updates the menu.
+  const forSale = sql`exists (select 1 from ${productCategories} pc join ${products} p on p.id = pc.product_id
+    where pc.category_id = ${categories.id} and p.deleted_at is null and p.stock > 0)`;
   return db
     .select({ id: categories.id, name: categories.name, image: categories.image })
     .from(categories)
-    .where(search ? ilike(categories.name, `%${likeLiteral(search)}%`) : undefined)
+    .where(
+      and(
+        search ? ilike(categories.name, `%${likeLiteral(search)}%`) : undefined,
+        withProducts ? forSale : undefined,
+      ),
+    )
     .orderBy(asc(categories.id));
 }
 

@@ -114,14 +114,14 @@ export function catalogRoutes({
         config: { access: "public" },
         schema: {
           tags: ["catalogue"],
-          summary: "Categories, optionally filtered by name",
+          summary: "Categories, optionally filtered by name and to those with a product for sale",
           querystring: categoryQuerySchema,
           response: { 200: z.array(categorySchema), 400: errorSchema },
         },
       },
       async (request, reply) =>
         cached(reply, replyKey("categories", "public", request.query), () =>
-          listCategories(db, request.query.search),
+          listCategories(db, request.query.search, { withProducts: request.query.withProducts }),
         ),
     );
 
