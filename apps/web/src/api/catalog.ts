@@ -3,7 +3,7 @@ import type { Category, Networks, Product, ProductList, Sale } from "@voltio/dom
 import { globalSalesOf, type SaleTerms } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
 import { bootReply } from "./boot-data";
-import { apiFetch, toQuery } from "./client";
+import { ApiError, apiFetch, toQuery } from "./client";
 import { useStoreInfo } from "./store";
 
 export interface ProductFilters {
@@ -30,7 +30,11 @@ export function useProducts(filters: ProductFilters, options: { enabled?: boolea
   return useQuery({
     queryKey: ["products", filters],
     queryFn: ({ signal }) => fetchProducts(filters, signal),
+    // A server-rendered listing embeds its page's products (the server writes the path the same way).
+    ...bootReply<ProductList>(`/products${toQuery({ ...filters })}`),
     placeholderData: keepPreviousData,
+    // A refused question (400: a search too long, a bad price) gets the same answer again: say it at once.
+    retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 3,
     enabled: options.enabled ?? true,
   });
 }
@@ -45,11 +49,16 @@ export function useProduct(id: number) {
   });
 }
 
-export function useCategories(search?: string) {
+/**
+ * The categories: all of them (the back office, the listing's heading), or with `withProducts` only those
+ * with a product for sale, as the storefront's menus offer them (an empty category leads nowhere).
+ */
+export function useCategories(search?: string, { withProducts }: { withProducts?: boolean } = {}) {
+  const path = `/categories${toQuery({ search, withProducts })}`;
   return useQuery({
-    queryKey: ["categories", search ?? ""],
-    queryFn: ({ signal }) => apiFetch<Category[]>(`/categories${toQuery({ search })}`, { signal }),
-    ...bootReply<Category[]>(`/categories${toQuery({ search })}`),
+    queryKey: ["categories", search ?? "", Boolean(withProducts)],
+    queryFn: ({ signal }) => apiFetch<Category[]>(path, { signal }),
+    ...bootReply<Category[]>(path),
     staleTime: 5 * 60_000,
   });
 }

@@ -1,13 +1,8 @@
 /**
  * The storefront's delays (SPEC.md §9) in one place, so a store can tune them without hunting through
- * components. All values are milliseconds.
+ * components. All values are milliseconds. SPEC's fixed skeleton waits (2 s on the home page, 1.5 s before
+ * the listing's grid) are left out on purpose: skeletons show only while data is loading (ADR 0017).
  */
-
-/** Home: skeleton placeholders stay this long after the categories have loaded. */
-export const HOME_SKELETON_MS = 2000;
-
-/** Product listing: the grid appears this long after the categories have loaded. */
-export const LISTING_GRID_DELAY_MS = 1500;
 
 /** Home banner: one sale slide to the next. */
 export const BANNER_INTERVAL_MS = 5000;

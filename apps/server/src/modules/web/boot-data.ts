@@ -1,7 +1,13 @@
 import type { FastifyInstance } from "fastify";
 
-/** What every storefront page renders from at once: the store's weekday, the categories, the networks. */
-export const SHARED_REPLIES = ["/store", "/categories", "/networks"];
+/**
+ * What every storefront page renders from at once: the store's weekday, the header's categories (those with
+ * a product for sale), the networks.
+ */
+export const SHARED_REPLIES = ["/store", "/categories?withProducts=true", "/networks"];
+
+/** Every category: the home page's carousel draw and the listing's heading (an empty category has a name too). */
+export const ALL_CATEGORIES = "/categories";
 
 /**
  * The API replies a page renders first, embedded in its HTML as a JSON data block (never executed, so the

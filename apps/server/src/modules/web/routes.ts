@@ -12,9 +12,17 @@ import { compressFor } from "../../http/encoding";
 import { escapeXml } from "../../http/escape";
 import { catalogReference } from "../catalog/reference";
 import { getProduct } from "../catalog/service";
-import { bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
+import { listingApiPath, listingFilters } from "@voltio/domain/catalog";
+import { ALL_CATEGORIES, bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
 import { loadManifest, preloadTags, type Page } from "./preload";
-import { listingHead, pageHead, productHead, productNotFoundHead, type PageHead } from "./seo";
+import {
+  categoryNotFoundHead,
+  listingHead,
+  pageHead,
+  productHead,
+  productNotFoundHead,
+  type PageHead,
+} from "./seo";
 import type { Shell } from "./shell";
 import { loadRenderer, requestLanguage } from "./ssr";
 
@@ -150,21 +158,33 @@ export function webRoutes(
 
     app.get("/products", async (request, reply) => {
       const query = request.query as Record<string, string | undefined>;
-      const categoryId = Number(query.categoryId);
+      const params = new URLSearchParams(request.url.split("?")[1] ?? "");
+      const { categoryId } = listingFilters(params);
       const offset = Number(query.offset);
       // The catalogue's cached snapshot of categories: a page view costs no query of its own for the name.
       const { categoryNames } = await catalogReference(db, catalogCache.reference);
-      const categoryName = categoryNames.get(categoryId);
-      const head = listingHead(
-        {
-          categoryId: categoryName ? categoryId : undefined,
-          categoryName,
-          offset: Number.isInteger(offset) ? offset : undefined,
-          search: query.search?.trim() || undefined,
-        },
-        config.publicUrl,
-      );
-      return sendPage(request, reply, { head, page: "listing", replies: SHARED_REPLIES });
+      const categoryName = categoryId === undefined ? undefined : categoryNames.get(categoryId);
+      // A category id that names no category is a page that does not exist: said with a 404 (and noindex).
+      const unknownCategory = categoryId !== undefined && categoryName === undefined;
+      const head = unknownCategory
+        ? categoryNotFoundHead(request.url, config.publicUrl)
+        : listingHead(
+            {
+              categoryId: categoryName ? categoryId : undefined,
+              categoryName,
+              offset: Number.isInteger(offset) ? offset : undefined,
+              search: query.search?.trim() || undefined,
+            },
+            config.publicUrl,
+          );
+      return sendPage(request, reply, {
+        head,
+        status: unknownCategory ? 404 : 200,
+        page: "listing",
+        // The page's products too, under the API path the browser would ask (listingApiPath), so the grid is
+        // in the first paint and hydration keeps it: no skeleton on a server-rendered listing.
+        replies: [...SHARED_REPLIES, ALL_CATEGORIES, ...(unknownCategory ? [] : [listingApiPath(params)])],
+      });
     });
 
     app.get("/product/:id", async (request, reply) => {
@@ -202,7 +222,7 @@ export function webRoutes(
         head: pageHead(path, config.publicUrl),
         status: known ? 200 : 404,
         page,
-        replies: page === "home" ? [...SHARED_REPLIES, "/sale"] : SHARED_REPLIES,
+        replies: page === "home" ? [...SHARED_REPLIES, ALL_CATEGORIES, "/sale"] : SHARED_REPLIES,
       });
     });
   };

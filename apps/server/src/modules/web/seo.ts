@@ -70,6 +70,16 @@ export function listingHead(
   return head(`Products | ${STORE}`, DEFAULT_DESCRIPTION, `${publicUrl}/products?offset=${page}`);
 }
 
+/** /products?categoryId= of no category: the listing says so (404), and no search engine keeps it. */
+export function categoryNotFoundHead(path: string, publicUrl: string): PageHead {
+  return head(
+    `Category not found | ${STORE}`,
+    DEFAULT_DESCRIPTION,
+    publicUrl + path,
+    `<meta name="robots" content="noindex">`,
+  );
+}
+
 export function productNotFoundHead(path: string, publicUrl: string): PageHead {
   return head(
     `Product Not Found! | ${STORE}`,

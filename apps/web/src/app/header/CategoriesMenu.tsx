@@ -17,7 +17,8 @@ export function CategoriesMenu() {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const { data: categories } = useCategories();
+  // A category with nothing for sale leads to an empty page: the menu leaves it out.
+  const { data: categories } = useCategories(undefined, { withProducts: true });
 
   useEffect(() => {
     if (!open) return;

@@ -52,8 +52,9 @@ export function SearchBox() {
   const { data: store } = useStoreInfo();
 
   const categories = useQuery({
-    queryKey: ["categories", query],
-    queryFn: ({ signal }) => apiFetch<Category[]>(`/categories${toQuery({ search: query })}`, { signal }),
+    queryKey: ["categories", query, true],
+    queryFn: ({ signal }) =>
+      apiFetch<Category[]>(`/categories${toQuery({ search: query, withProducts: true })}`, { signal }),
     enabled,
     staleTime: 60_000,
   });

@@ -4,10 +4,8 @@ import { useTranslation } from "@/i18n";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowRight } from "lucide-react";
 import { fetchProducts, useCategories, usePricingContext, useSales } from "@/api/catalog";
-import { HOME_SKELETON_MS } from "@/components/timings";
 import { NewsletterBlock } from "@/components/NewsletterBlock";
 import { usePageTitle } from "@/components/page-title";
-import { useElapsedSince } from "@/components/use-delay";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { pickCarouselCategories } from "./carousel-categories";
 import { CategoryCarousels } from "./CategoryCarousels";
@@ -20,12 +18,13 @@ const CAROUSEL_PRODUCTS = 12;
 export function HomePage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.home"));
+  // Every category for the carousels' draw (SPEC.md §5: ids between 1 and their number); the shortcuts
+  // offer only those with a product for sale, as the header's menu does.
   const categories = useCategories();
+  const shopCategories = useCategories(undefined, { withProducts: true });
   const { data: sales } = useSales();
   const { today, globalSales } = usePricingContext();
   const categoriesSettled = !categories.isPending;
-  // SPEC.md §2: skeletons stay for 2 seconds after the categories load.
-  const skeletonDone = useElapsedSince(categoriesSettled, HOME_SKELETON_MS);
   const carousels = useQuery({
     queryKey: ["home-carousels", categories.data?.length ?? null],
     queryFn: ({ signal }) =>
@@ -45,7 +44,7 @@ export function HomePage() {
     <div className="flex flex-col gap-12">
       <h1 className="sr-only">{t("home.heading")}</h1>
       <SalesBanner sales={sales} today={today} />
-      {categories.data && categories.data.length > 0 && (
+      {shopCategories.data && shopCategories.data.length > 0 && (
         <nav aria-labelledby="home-categories">
           <div className="mb-4 flex items-end justify-between gap-4">
             <h2 id="home-categories" className="text-xl font-bold tracking-tight text-ink sm:text-2xl">
@@ -60,7 +59,7 @@ export function HomePage() {
             </Link>
           </div>
           <ul className="-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 [scrollbar-width:thin] lg:mx-0 lg:grid lg:grid-cols-8 lg:overflow-visible lg:px-0 lg:pb-0">
-            {categories.data.map((category) => (
+            {shopCategories.data.map((category) => (
               <li key={category.id} className="snap-start">
                 <Link
                   to={categoryListingPath(category.id)}
@@ -86,7 +85,8 @@ export function HomePage() {
         categories={categories.data}
         globalSales={globalSales}
         today={today}
-        loading={!skeletonDone || !deferredPicks}
+        // Only while the draw's products are on their way: no fixed wait of its own (ADR 0017).
+        loading={!deferredPicks}
       />
       <NewsletterBlock />
     </div>

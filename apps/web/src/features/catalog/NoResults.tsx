@@ -1,8 +1,19 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "@/i18n";
 
-/** The 'No results found' picture (SPEC.md §2), drawn in the theme's colours so it suits both themes. */
-export function NoResults({ children }: { children?: ReactNode }) {
+/**
+ * The 'No results found' picture (SPEC.md §2), drawn in the theme's colours so it suits both themes. Other
+ * empty answers (a page past the last, an unknown category, a search too long) say what happened instead.
+ */
+export function NoResults({
+  title,
+  hint,
+  children,
+}: {
+  title?: string;
+  hint?: string;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <div className="flex flex-col items-center py-16 text-center">
@@ -35,8 +46,8 @@ export function NoResults({ children }: { children?: ReactNode }) {
         <path d="M181 104l26 26" className="stroke-ink" strokeWidth="10" strokeLinecap="round" />
         <path d="M150 72l20 20M170 72l-20 20" className="stroke-sale" strokeWidth="5" strokeLinecap="round" />
       </svg>
-      <p className="mt-6 text-xl font-semibold text-ink">{t("catalog.noResults")}</p>
-      <p className="mt-2 max-w-sm text-sm text-muted">{t("listing.noResultsHint")}</p>
+      <p className="mt-6 text-xl font-semibold text-ink">{title ?? t("catalog.noResults")}</p>
+      <p className="mt-2 max-w-sm text-sm text-muted">{hint ?? t("listing.noResultsHint")}</p>
       {children}
     </div>
   );

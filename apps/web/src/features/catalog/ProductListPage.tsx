@@ -4,15 +4,15 @@ import { useTranslation } from "@/i18n";
 import { SlidersHorizontal } from "lucide-react";
 import { useCategories, useProducts } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
-import { LISTING_GRID_DELAY_MS } from "@/components/timings";
 import { usePageTitle } from "@/components/page-title";
 import { ProductTile } from "@/components/ui/ProductTile";
 import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { ProductTileSkeleton } from "@/components/ui/Skeleton";
-import { useElapsedSince } from "@/components/use-delay";
+import { SEARCH_MAX_LENGTH, searchTooLong } from "@voltio/domain/catalog";
+import { ApiError } from "@/api/client";
 import { FilterPanel } from "./FilterPanel";
-import { filtersFrom } from "./listing-query";
+import { filtersFrom, withPage } from "./listing-query";
 import { NoResults } from "./NoResults";
 import { Pagination } from "./Pagination";
 import { LoadError } from "@/components/LoadError";
@@ -27,22 +27,116 @@ export function ProductListPage() {
   const [params, setParams] = useSearchParams();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filters = filtersFrom(params);
-  const products = useProducts(filters);
+  // Longer than the API takes: said at once, without a request that could only be refused.
+  const tooLong = searchTooLong(filters.search);
+  const products = useProducts(filters, { enabled: !tooLong });
+  // Every category, also one with nothing for sale: the heading names it, and an unknown id is said so.
   const categories = useCategories();
   const { data: store } = useStoreInfo();
-  // SPEC.md §2: the grid appears 1.5 seconds after the categories load.
-  const gridReady = useElapsedSince(!categories.isPending, LISTING_GRID_DELAY_MS);
   const category = categories.data?.find((item) => item.id === filters.categoryId);
-  const heading = category
-    ? category.name
-    : filters.search
-      ? t("listing.resultsFor", { search: filters.search })
-      : t("catalog.allProducts");
-  usePageTitle(t("titles.page", { page: category?.name ?? filters.search ?? t("titles.products") }));
+  const unknownCategory = filters.categoryId !== undefined && categories.isSuccess && !category;
+  const heading = tooLong
+    ? t("listing.searchTooLong")
+    : unknownCategory
+      ? t("listing.categoryMissing")
+      : category
+        ? category.name
+        : filters.search
+          ? t("listing.resultsFor", { search: filters.search })
+          : t("catalog.allProducts");
+  usePageTitle(
+    t("titles.page", {
+      page: tooLong || unknownCategory ? heading : (category?.name ?? filters.search ?? t("titles.products")),
+    }),
+  );
 
   // The grid renders in a low-priority pass that yields to the browser (a page of cards is the heaviest render).
+  // No delay of its own: a server-rendered or cached page shows its products at once, a skeleton shows only
+  // while the products are on their way (ADR 0017).
   const data = useDeferredValue(products.data);
-  const showGrid = gridReady && data !== undefined;
+  const refused = products.error instanceof ApiError && products.error.status < 500 ? products.error : null;
+  const pastLastPage = data !== undefined && data.products.length === 0 && data.page > data.totalPages;
+  const counted = data !== undefined && !tooLong && !unknownCategory && !pastLastPage;
+  const allProductsLink = (
+    <Link to="/products?offset=1" className={buttonClass({ size: "md", className: "mt-6" })}>
+      {t("catalog.allProducts")}
+    </Link>
+  );
+
+  const results = () => {
+    if (tooLong)
+      return (
+        <NoResults
+          title={t("listing.searchTooLong")}
+          hint={t("listing.searchTooLongHint", {
+            max: SEARCH_MAX_LENGTH,
+            length: filters.search?.length ?? 0,
+          })}
+        >
+          {allProductsLink}
+        </NoResults>
+      );
+    if (unknownCategory)
+      return (
+        <NoResults
+          title={t("listing.categoryMissing")}
+          hint={t("listing.categoryMissingHint", { id: filters.categoryId ?? "" })}
+        >
+          {allProductsLink}
+        </NoResults>
+      );
+    if (products.isError && data === undefined)
+      return refused ? (
+        // The server's own words: which field and why (a price filter the API refuses, for one).
+        <NoResults title={t("listing.refused")} hint={refused.message}>
+          {allProductsLink}
+        </NoResults>
+      ) : (
+        <Card className="p-8">
+          <LoadError onRetry={() => void products.refetch()} />
+        </Card>
+      );
+    if (data === undefined)
+      return (
+        <div className={gridClass} data-testid="listing-skeleton">
+          {Array.from({ length: LISTING_SKELETON_CARDS }, (_, index) => (
+            <ProductTileSkeleton key={index} />
+          ))}
+        </div>
+      );
+    if (pastLastPage && data.totalPages > 0)
+      return (
+        <NoResults
+          title={t("listing.pageMissing", { page: data.page })}
+          hint={t("listing.pageMissingHint", { count: data.totalPages })}
+        >
+          <Link
+            to={`/products?${withPage(params, data.totalPages).toString()}`}
+            className={buttonClass({ size: "md", className: "mt-6" })}
+          >
+            {t("listing.lastPage", { page: data.totalPages })}
+          </Link>
+        </NoResults>
+      );
+    if (data.products.length === 0) return <NoResults>{allProductsLink}</NoResults>;
+    return (
+      <>
+        <ul className={`${gridClass} transition-opacity ${products.isPlaceholderData ? "opacity-60" : ""}`}>
+          {data.products.map((product, index) => (
+            <li key={product.id}>
+              <ProductTile
+                product={product}
+                globalSales={data.globalSales}
+                today={store?.today}
+                eager={index < 4}
+              />
+            </li>
+          ))}
+        </ul>
+        <Pagination params={params} page={data.page} total={data.totalPages} />
+      </>
+    );
+  };
   const activeFilters = [filters.minPrice, filters.maxPrice, filters.freeShipping, filters.order].filter(
     (value) => value !== undefined,
   ).length;
@@ -75,9 +169,9 @@ export function ProductListPage() {
       </nav>
       <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight text-ink sm:text-3xl">{heading}</h1>
+          <h1 className="text-2xl font-bold tracking-tight break-words text-ink sm:text-3xl">{heading}</h1>
           <p className="mt-1 text-sm text-muted" aria-live="polite">
-            {showGrid ? t("catalog.results", { count: data.total }) : "\u00a0"}
+            {counted && data ? t("catalog.results", { count: data.total }) : "\u00a0"}
           </p>
         </div>
         <Button
@@ -111,45 +205,14 @@ export function ProductListPage() {
           <FilterPanel params={params} onChange={apply} />
         </Card>
 
-        <section aria-labelledby="listing-results" aria-busy={!showGrid || products.isPlaceholderData}>
+        <section
+          aria-labelledby="listing-results"
+          aria-busy={(data === undefined && !products.isError && !tooLong) || products.isPlaceholderData}
+        >
           <h2 id="listing-results" className="sr-only">
             {t("listing.results")}
           </h2>
-          {products.isError && data === undefined ? (
-            <Card className="p-8">
-              <LoadError onRetry={() => void products.refetch()} />
-            </Card>
-          ) : !showGrid ? (
-            <div className={gridClass} data-testid="listing-skeleton">
-              {Array.from({ length: LISTING_SKELETON_CARDS }, (_, index) => (
-                <ProductTileSkeleton key={index} />
-              ))}
-            </div>
-          ) : data.products.length === 0 ? (
-            <NoResults>
-              <Link to="/products?offset=1" className={buttonClass({ size: "md", className: "mt-6" })}>
-                {t("catalog.allProducts")}
-              </Link>
-            </NoResults>
-          ) : (
-            <>
-              <ul
-                className={`${gridClass} transition-opacity ${products.isPlaceholderData ? "opacity-60" : ""}`}
-              >
-                {data.products.map((product, index) => (
-                  <li key={product.id}>
-                    <ProductTile
-                      product={product}
-                      globalSales={data.globalSales}
-                      today={store?.today}
-                      eager={index < 4}
-                    />
-                  </li>
-                ))}
-              </ul>
-              <Pagination params={params} page={data.page} total={data.totalPages} />
-            </>
-          )}
+          {results()}
         </section>
       </div>
     </div>

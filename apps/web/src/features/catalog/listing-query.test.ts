@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { listingApiPath } from "@voltio/domain/catalog";
+import { toQuery } from "@/api/client";
 import {
   filtersFrom,
   pageNumbers,
@@ -80,5 +82,22 @@ describe("listing state in the URL (SPEC.md §2)", () => {
     expect(pageNumbers(1, 4)).toEqual([1, 2, "gap", 4]);
     expect(pageNumbers(5, 10)).toEqual([1, "gap", 4, 5, 6, "gap", 10]);
     expect(pageNumbers(10, 10)).toEqual([1, "gap", 9, 10]);
+  });
+});
+
+describe("the server-rendered listing's embedded products (boot data)", () => {
+  it("sit under the API path the grid's query asks, whatever the page's query says", () => {
+    for (const text of [
+      "offset=1",
+      "",
+      "categoryId=6&offset=2",
+      "search=%20mouse%20pad%20&offset=1&order=RATING",
+      "offset=3&minPrice=10&maxPrice=50.5&freeShipping=true&limit=8",
+      "freeShipping=false&order=bad&categoryId=-1&offset=0&utm=x",
+      "search=caf%C3%A9+%26+t%C3%A9&offset=1",
+    ]) {
+      const params = query(text);
+      expect(listingApiPath(params), text).toBe(`/products${toQuery({ ...filtersFrom(params) })}`);
+    }
   });
 });

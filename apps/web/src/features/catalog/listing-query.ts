@@ -1,3 +1,4 @@
+import { listingFilters } from "@voltio/domain/catalog";
 import type { ProductFilters } from "@/api/catalog";
 
 /**
@@ -6,31 +7,9 @@ import type { ProductFilters } from "@/api/catalog";
  * change goes back to page 1.
  */
 
-const numberParam = (value: string | null) => {
-  if (value === null || value.trim() === "") return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : undefined;
-};
-
-const positiveInteger = (value: string | null) => {
-  const number = numberParam(value);
-  return number !== undefined && Number.isInteger(number) && number > 0 ? number : undefined;
-};
-
+/** The page's filters: the same reading the server's render uses for the products it embeds (boot data). */
 export function filtersFrom(params: URLSearchParams): ProductFilters {
-  const order = params.get("order");
-  const minPrice = numberParam(params.get("minPrice"));
-  const maxPrice = numberParam(params.get("maxPrice"));
-  return {
-    search: params.get("search")?.trim() || undefined,
-    categoryId: positiveInteger(params.get("categoryId")),
-    offset: positiveInteger(params.get("offset")) ?? 1,
-    limit: positiveInteger(params.get("limit")),
-    minPrice: minPrice !== undefined && minPrice >= 0 ? minPrice : undefined,
-    maxPrice: maxPrice !== undefined && maxPrice >= 0 ? maxPrice : undefined,
-    freeShipping: params.get("freeShipping") === "true" ? true : undefined,
-    order: order === "ASC" || order === "DESC" || order === "RATING" ? order : undefined,
-  };
+  return listingFilters(params);
 }
 
 function firstPage(params: URLSearchParams): URLSearchParams {
