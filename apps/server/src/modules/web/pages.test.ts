@@ -50,6 +50,10 @@ describe("server rendering", () => {
     for (const path of ["/login", "/user", "/admin/products"]) {
       expect(await html(path), path).toContain('<div id="root"></div>');
     }
+    // The shell names its language too (issue 24): a Spanish back office is read as Spanish.
+    expect(await html("/admin/products", { cookie: "lang=es" })).toContain('<html lang="es">');
+    expect(await html("/cart", { "accept-language": "es-ES" })).toContain('<html lang="es">');
+    expect(await html("/cart")).toContain('<html lang="en">');
   });
 
   it("the HTML starts loading the page's chunks and carries the first API replies", async () => {
@@ -66,8 +70,22 @@ describe("server rendering", () => {
       title: "Logitech M510 Wireless Computer Mouse",
     });
     expect(Object.keys(boot.replies)).toEqual(
-      expect.arrayContaining(["/store", "/categories", "/networks", "/sale"]),
+      expect.arrayContaining(["/store", "/categories?withProducts=true", "/networks", "/sale"]),
     );
+  });
+
+  it("a listing carries its page's products under the API path the grid asks, and renders them", async () => {
+    const page = await html("/products?categoryId=6&offset=1&order=ASC&utm_source=x");
+    const boot = JSON.parse(
+      page.match(/<script type="application\/json" id="boot-data">(.*?)<\/script>/s)![1]!,
+    );
+    const path = "/products?categoryId=6&offset=1&order=ASC";
+    expect(boot.replies[path]).toEqual((await t.app.inject({ url: `/api${path}` })).json());
+    expect(boot.replies["/categories"]).toHaveLength(16);
+    // The grid is in the HTML: no skeleton waiting for a script.
+    const first = boot.replies[path].products[0];
+    expect(page).toContain(first.title);
+    expect(page).not.toContain('data-testid="listing-skeleton"');
   });
 });
 

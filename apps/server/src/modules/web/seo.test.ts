@@ -96,6 +96,20 @@ describe("other pages", () => {
     expect(search).toContain('<meta name="robots" content="noindex, follow">');
   });
 
+  it("a category id that names no category answers 404, titled so and kept out of the index", async () => {
+    for (const path of [
+      "/products?categoryId=99999&offset=1",
+      "/products?categoryId=99999&offset=3&order=ASC",
+    ]) {
+      const { status, html } = await get(path);
+      expect(status, path).toBe(404);
+      expect(html).toContain("<title>Category not found | Voltio</title>");
+      expect(html).toContain('<meta name="robots" content="noindex">');
+    }
+    // Not a category id at all: the listing of every product, as the storefront reads it.
+    expect((await get("/products?categoryId=abc&offset=1")).status).toBe(200);
+  });
+
   it("unknown paths answer 404 with the not-found page", async () => {
     const { status, html } = await get("/no/such/page");
     expect(status).toBe(404);
