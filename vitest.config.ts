@@ -37,6 +37,8 @@ export default defineConfig({
         extends: true,
         test: { name: "domain", include: ["packages/domain/src/**/*.test.ts"], environment: "node" },
       },
+      // The build checks of scripts/ (the storefront's weight budget).
+      { extends: true, test: { name: "scripts", include: ["scripts/**/*.test.ts"], environment: "node" } },
       serverProject("pglite"),
       ...(process.env.TEST_DATABASE_URL ? [serverProject("postgres")] : []),
       {

@@ -19,7 +19,14 @@ const checks = [
     : []),
   { ...vitest("server-pglite", ["server-pglite"]), after: ["build"] },
   { name: "typecheck", command: "npm run typecheck" },
-  vitest("unit", ["domain", "web"]),
+  vitest("unit", ["domain", "web", "scripts"]),
+  // The storefront's weight: every route's first-visit JavaScript against its budget, on the real build.
+  {
+    name: "budget",
+    command: "node --import tsx scripts/web-budget.ts",
+    after: ["build"],
+    requires: ["build"],
+  },
   { name: "lint", command: "npm run lint" },
 ];
 const steps = [

@@ -43,8 +43,27 @@ function paintBeforeScript(): Plugin {
   };
 }
 
+/**
+ * dist/.vite/admin-chunks.json: the chunks that hold back-office code. The manifest doesn't say which modules
+ * a shared chunk holds; the storefront's budget check (scripts/web-budget.ts) needs it to keep the admin out.
+ */
+function listAdminChunks(): Plugin {
+  return {
+    name: "voltio:list-admin-chunks",
+    apply: (_config, { isSsrBuild }) => !isSsrBuild,
+    generateBundle(_options, bundle) {
+      const admin = Object.values(bundle)
+        .filter((chunk) => chunk.type === "chunk")
+        .filter((chunk) => chunk.moduleIds.some((id) => id.includes("/src/features/admin/")))
+        .map((chunk) => chunk.fileName)
+        .sort();
+      this.emitFile({ type: "asset", fileName: ".vite/admin-chunks.json", source: JSON.stringify(admin) });
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), paintBeforeScript()],
+  plugins: [react(), tailwindcss(), paintBeforeScript(), listAdminChunks()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   build: {
     target: isSsrBuild ? "node20" : "es2022",

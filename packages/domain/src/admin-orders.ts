@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { idSchema, integerInput, lineSchema, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 import { shippingAddressSchema } from "./account";
-import { ORDER_STATUSES, PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
-import { carrierSchema, trackingNumberSchema } from "./purchase";
+import { ORDER_STATUSES, PURCHASE_STATUSES } from "./order-status";
+import { PURCHASE_NUMBER, carrierSchema, trackingNumberSchema } from "./purchase";
 
 /**
  * The back office's orders (SPEC.md §2 Admin orders 'All Orders', §4 Admin order status, §7 GET

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { addressSchema, userSummarySchema } from "./account";
 import { ORDER_FLAGS } from "./admin-orders";
-import { PURCHASE_NUMBER, PURCHASE_STATUSES } from "./order-status";
+import { PURCHASE_STATUSES } from "./order-status";
+import { PURCHASE_NUMBER } from "./purchase";
 
 /**
  * The back office's customer page (issue 23 point 8): one account's profile, addresses, purchases, lifetime

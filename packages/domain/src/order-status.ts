@@ -1,8 +1,7 @@
-import { z } from "zod";
-
 /**
  * The statuses of an order line (SPEC.md §3 'Order status values'), in a file of their own: the catalogue
- * (ratings), the reviews and the orders all need them, and orders.ts imports the catalogue.
+ * (ratings), the reviews and the orders all need them, and orders.ts imports the catalogue. Without zod, so
+ * the storefront's shell and pages can use them (and the most units of a line) without loading it (ADR 0006).
  */
 
 /** The statuses a purchase can have: everything but a wishlist or cart line (SPEC.md §7's history asks these). */
@@ -17,6 +16,9 @@ export const PURCHASE_STATUSES = [
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 export const isPurchaseStatus = (status: string): status is PurchaseStatus =>
   (PURCHASE_STATUSES as readonly string[]).includes(status);
+
+/** The most units of one product a single add may ask for. */
+export const ORDER_AMOUNT_MAX = 1000;
 
 /** Every status of a line: a wishlist or cart line, or a purchase. */
 export const ORDER_STATUSES = ["inWishList", "inCart", ...PURCHASE_STATUSES] as const;
@@ -43,8 +45,3 @@ export function checkoutIdOf(reference: string): number | null {
 
 /** A purchase's number once a checkout paid it; null before. */
 export const numberOf = (checkoutId: number | null) => (checkoutId === null ? null : orderNumber(checkoutId));
-
-export const PURCHASE_NUMBER = z
-  .string()
-  .nullable()
-  .describe("The purchase's number once paid, e.g. V-000123");

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { productSchema } from "./catalog";
 import { idSchema, integerInput, lineSchema } from "./http";
-import { ORDER_STATUSES, PURCHASE_NUMBER } from "./order-status";
+import { ORDER_AMOUNT_MAX, ORDER_STATUSES } from "./order-status";
+import { PURCHASE_NUMBER } from "./purchase";
 
 /**
  * Order lines (SPEC.md §4 Adding/Buy flow, §7 Orders; DESIGN.md §5): a shopper's wishlist and cart lines,
  * pending purchases and what happens to them afterwards.
  */
-export { ORDER_STATUSES, PAID_STATUSES, isPaidStatus } from "./order-status";
+export { ORDER_AMOUNT_MAX, ORDER_STATUSES, PAID_STATUSES, isPaidStatus } from "./order-status";
 export type { OrderStatus, PaidStatus } from "./order-status";
 
 /** The lists a shopper adds to. */
@@ -17,8 +18,6 @@ export type ListStatus = (typeof LIST_STATUSES)[number];
 /** What POST /order may create: a list line, or a pending purchase of one product ('Buy now'). */
 export const ADD_STATUSES = ["inCart", "inWishList", "pending"] as const;
 
-/** The most units of one product a single add may ask for. */
-export const ORDER_AMOUNT_MAX = 1000;
 /** The most lines one bulk order may gather. */
 export const BULK_ORDER_LINES_MAX = 100;
 

@@ -17,6 +17,12 @@ export const purchaseParamsSchema = z.object({
     .describe("The purchase's number, e.g. V-000123"),
 });
 
+/** A purchase's number in a reply: null until a checkout paid it (order-status.ts numberOf). */
+export const PURCHASE_NUMBER = z
+  .string()
+  .nullable()
+  .describe("The purchase's number once paid, e.g. V-000123");
+
 /** Tracking as an admin types it when shipping: trimmed, one printable line. */
 export const TRACKING_NUMBER_MAX = 64;
 export const CARRIER_MAX = 40;

@@ -1,16 +1,12 @@
 import { z } from "zod";
 import { idSchema, integerInput } from "./http";
-import { PAID_STATUSES } from "./order-status";
+import { RATING_MAX, REVIEW_CONTENT_MAX } from "./review-rules";
 
 /**
  * Reviews (SPEC.md §2 Product detail 'Reviews', §4 Review, §7 Reviews; DESIGN.md §4): one per customer per
  * product, from customers who bought it, with a rating of 1 to 5 stars.
  */
-export const RATING_MAX = 5;
-export const REVIEW_CONTENT_MAX = 2000;
-
-/** The statuses of an order that make its buyer a verified one: paid, whatever happened next but a refund. */
-export const REVIEWABLE_STATUSES = PAID_STATUSES;
+export { RATING_MAX, REVIEW_CONTENT_MAX, REVIEWABLE_STATUSES } from "./review-rules";
 
 export const NOT_A_BUYER = "Only customers who bought this product can review it";
 export const ALREADY_REVIEWED = "there's already a comment on this product";

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { ORDER_AMOUNT_MAX, type ListMergeReply } from "@voltio/domain/orders";
+import type { ListMergeReply } from "@voltio/domain/orders";
+import { ORDER_AMOUNT_MAX } from "@voltio/domain/order-status";
 import { ApiError, apiFetch } from "./client";
 import { readGuestList, removeFromGuestList, useGuestList, type GuestLine } from "./guest-lists";
 import { refreshOrders } from "./orders";

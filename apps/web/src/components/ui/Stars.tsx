@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Star } from "lucide-react";
 import { useTranslation } from "@/i18n";
-import { RATING_MAX } from "@voltio/domain/reviews";
+import { RATING_MAX } from "@voltio/domain/review-rules";
 
 const SCALE = Array.from({ length: RATING_MAX }, (_, index) => index + 1);
 

@@ -2,12 +2,13 @@ import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { MessageSquareText } from "lucide-react";
 import { useTranslation } from "@/i18n";
-import { REVIEWABLE_STATUSES, REVIEW_CONTENT_MAX, type Review } from "@voltio/domain/reviews";
+import type { Review } from "@voltio/domain/reviews";
+import { REVIEWABLE_STATUSES, REVIEW_CONTENT_MAX } from "@voltio/domain/review-rules";
 import { ApiError } from "@/api/client";
 import { useBulkOrders, useOrders } from "@/api/orders";
 import { createReview, deleteReview, updateReview, useReviews } from "./api";
 import { useSession } from "@/api/session";
-import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { LazyConfirmDialog } from "@/components/LazyConfirmDialog";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { StarPicker, Stars } from "@/components/ui/Stars";
@@ -119,7 +120,7 @@ function ReviewCard({
           <Button variant="danger" size="sm" onClick={() => setConfirming(true)}>
             {t("reviews.delete")}
           </Button>
-          <ConfirmDialog
+          <LazyConfirmDialog
             open={confirming}
             onOpenChange={setConfirming}
             title={t("reviews.confirmDelete")}
