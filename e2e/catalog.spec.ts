@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 test("home shows real products from the demo catalogue with offline pictures", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveTitle(/Voltio/);
-  // Three category carousels appear once the 2 s skeleton is over; their on-screen cards are articles.
+  // Three category carousels appear once their products have loaded; their on-screen cards are articles.
   const cards = page.getByRole("article");
   await expect(cards.first()).toBeVisible();
   expect(await cards.count()).toBeGreaterThanOrEqual(3 * 4);

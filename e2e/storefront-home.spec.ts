@@ -1,6 +1,9 @@
 import { expect, test, type Page } from "./fixtures";
 
-/** Journeys of the home page (SPEC.md §2 Home, §5, §9): banner, category carousels, skeletons, footer. */
+/**
+ * Journeys of the home page (SPEC.md §2 Home, §5, §9): banner, category carousels, skeletons only while
+ * loading (ADR 0017), footer.
+ */
 
 const T0 = new Date("2026-03-02T10:00:00Z");
 
@@ -64,20 +67,20 @@ test("the banner's arrows wrap at both ends and each slide leads to its sale", a
   await expect(page).toHaveURL(/\/products\?categoryId=6&offset=1$/);
 });
 
-test("skeletons stay 2 seconds after the categories load, then three distinct category carousels", async ({
+test("skeletons show only while the carousels' products load, then three distinct category carousels", async ({
   page,
 }) => {
-  await pausedClock(page);
-  const draws = page.waitForResponse(/\/api\/products\?categoryId=/);
+  // The draw's lists are held: the skeletons stand in while they are on their way, and no longer (ADR 0017).
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/products\?categoryId=/, async (route) => {
+    await released;
+    await route.continue();
+  });
   await page.goto("/");
   await expect(page.getByTestId("carousel-skeleton")).toHaveCount(3);
-  await draws;
-  await page.clock.runFor(1900);
-  await expect(page.getByTestId("carousel-skeleton")).toHaveCount(3);
-  await page.clock.runFor(200);
-  // Past the 2 seconds, time flows again: a redraw's second round of requests and React's own short
-  // timers before it reveals new content (300 ms since the last reveal) need the clock to move.
-  await page.clock.resume();
+  await expect(page.getByRole("status", { name: "Loading…" })).toHaveAttribute("aria-busy", "true");
+  release();
   await expect(page.getByTestId("carousel-skeleton")).toHaveCount(0);
 
   await expect(page.locator("main section[data-per-view]")).toHaveCount(3);

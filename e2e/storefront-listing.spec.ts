@@ -1,6 +1,9 @@
 import { clickForToast, expect, expectToastLasts2Seconds, test, type Page } from "./fixtures";
 
-/** Journeys of /products (SPEC.md §2 Product listing): filters in the URL, sort, pages, skeleton, toasts. */
+/**
+ * Journeys of /products (SPEC.md §2 Product listing): filters in the URL, sort, pages, the skeleton only while
+ * loading (ADR 0017), toasts.
+ */
 
 const grid = (page: Page) => page.getByRole("region", { name: "Products" });
 const cards = (page: Page) => grid(page).getByRole("article");
@@ -11,24 +14,47 @@ async function prices(page: Page): Promise<number[]> {
   return texts.map((text) => Number(text.replace("US$", "").trim()));
 }
 
-test("a 10-card skeleton shows for 1.5 seconds after the categories load, then the grid", async ({
+/** Holds the API's product lists until `release()`: the page shows what it shows while they are on their way. */
+async function holdProductLists(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/products\?/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test("a server-rendered listing shows its products at once and keeps them after hydration (ADR 0017)", async ({
   page,
 }) => {
-  const T0 = new Date("2026-03-02T10:00:00Z");
-  await page.clock.install({ time: T0 });
-  await page.clock.pauseAt(new Date(T0.getTime() + 1000));
-  const list = page.waitForResponse(/\/api\/products\?offset=1/);
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (/\/api\/products\?/.test(request.url())) asked.push(request.url());
+  });
+  // Any list the page asked for would never come: what shows came with the HTML.
+  await holdProductLists(page);
   await page.goto("/products?offset=1");
-  await expect(page.getByTestId("listing-skeleton").locator(":scope > div")).toHaveCount(10);
-  await list;
-  await page.clock.runFor(1400);
-  await expect(page.getByTestId("listing-skeleton")).toBeVisible();
-  await expect(cards(page)).toHaveCount(0);
-  await page.clock.runFor(200);
-  // Past the 1.5 seconds, time flows again: React's own short timers before it reveals new content need it.
-  await page.clock.resume();
-  await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
+  // Hydrated (fixtures.ts waits for it): the same 16 cards, no skeleton before or after, and no request.
   await expect(cards(page)).toHaveCount(16);
+  await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
+  await expect(page.getByText("58 products")).toBeVisible();
+  await expect(grid(page)).toHaveAttribute("aria-busy", "false");
+  expect(asked).toEqual([]);
+});
+
+test("a 10-card skeleton shows only while the products are on their way, then the grid", async ({ page }) => {
+  await page.goto("/");
+  const release = await holdProductLists(page);
+  // In the browser, from another page: the grid needs a request, and the skeleton stands in until it answers.
+  await page.getByRole("main").getByRole("link", { name: "All products" }).click();
+  await expect(page).toHaveURL(/\/products\?offset=1$/);
+  await expect(page.getByTestId("listing-skeleton").locator(":scope > div")).toHaveCount(10);
+  await expect(grid(page)).toHaveAttribute("aria-busy", "true");
+  await expect(cards(page)).toHaveCount(0);
+  release();
+  await expect(cards(page)).toHaveCount(16);
+  await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
 });
 
 test("the category heading, and the page bar keeps the filters", async ({ page }) => {

@@ -56,6 +56,9 @@ export function ProductListPage() {
   const data = useDeferredValue(products.data);
   const refused = products.error instanceof ApiError && products.error.status < 500 ? products.error : null;
   const pastLastPage = data !== undefined && data.products.length === 0 && data.page > data.totalPages;
+  // A search too long asks nothing (its disabled query keeps the last page as a placeholder): not busy.
+  const busy =
+    !tooLong && !unknownCategory && ((data === undefined && !products.isError) || products.isPlaceholderData);
   const counted = data !== undefined && !tooLong && !unknownCategory && !pastLastPage;
   const allProductsLink = (
     <Link to="/products?offset=1" className={buttonClass({ size: "md", className: "mt-6" })}>
@@ -205,10 +208,7 @@ export function ProductListPage() {
           <FilterPanel params={params} onChange={apply} />
         </Card>
 
-        <section
-          aria-labelledby="listing-results"
-          aria-busy={(data === undefined && !products.isError && !tooLong) || products.isPlaceholderData}
-        >
+        <section aria-labelledby="listing-results" aria-busy={busy}>
           <h2 id="listing-results" className="sr-only">
             {t("listing.results")}
           </h2>
