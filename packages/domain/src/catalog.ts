@@ -3,12 +3,21 @@ import { PAYMENT_PROVIDERS } from "./payments";
 import { ratingSummarySchema } from "./reviews";
 import { idSchema, integerInput, lineSchema, numberInput, queryBooleanSchema } from "./http";
 import { SALE_DAYS } from "./weekday";
+import { SEARCH_MAX_LENGTH } from "./listing";
+
+// What a listing page reads from its query lives without zod in listing.ts (the storefront's first paint).
+export {
+  SEARCH_MAX_LENGTH,
+  listingApiPath,
+  listingFilters,
+  searchTooLong,
+  type ListingFilters,
+} from "./listing";
 
 /** Schemas of the catalogue API (DESIGN.md §5): the server validates with them, the web client types with them. */
 
 export const PRODUCTS_DEFAULT_LIMIT = 16;
 export const PRODUCTS_MAX_LIMIT = 1000;
-export const SEARCH_MAX_LENGTH = 100;
 
 const money = numberInput(
   z
@@ -105,59 +114,3 @@ export const storeInfoSchema = z.object({
   paymentProvider: z.enum(PAYMENT_PROVIDERS),
 });
 export type StoreInfo = z.infer<typeof storeInfoSchema>;
-
-/**
- * What a /products page (SPEC.md §2) asks the API for, read from the page's query: the storefront's grid
- * (apps/web listing-query.ts) and the server's render, whose embedded reply must sit under the same API path.
- */
-export interface ListingFilters {
-  search?: string;
-  categoryId?: number;
-  offset: number;
-  limit?: number;
-  minPrice?: number;
-  maxPrice?: number;
-  freeShipping?: true;
-  order?: "ASC" | "DESC" | "RATING";
-}
-
-const numberParam = (value: string | null) => {
-  if (value === null || value.trim() === "") return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : undefined;
-};
-
-const positiveInteger = (value: string | null) => {
-  const number = numberParam(value);
-  return number !== undefined && Number.isInteger(number) && number > 0 ? number : undefined;
-};
-
-export function listingFilters(params: URLSearchParams): ListingFilters {
-  const order = params.get("order");
-  const minPrice = numberParam(params.get("minPrice"));
-  const maxPrice = numberParam(params.get("maxPrice"));
-  return {
-    search: params.get("search")?.trim() || undefined,
-    categoryId: positiveInteger(params.get("categoryId")),
-    offset: positiveInteger(params.get("offset")) ?? 1,
-    limit: positiveInteger(params.get("limit")),
-    minPrice: minPrice !== undefined && minPrice >= 0 ? minPrice : undefined,
-    maxPrice: maxPrice !== undefined && maxPrice >= 0 ? maxPrice : undefined,
-    freeShipping: params.get("freeShipping") === "true" ? true : undefined,
-    order: order === "ASC" || order === "DESC" || order === "RATING" ? order : undefined,
-  };
-}
-
-/** The API path of a listing page's products, written as the web client writes it (apps/web api/client toQuery). */
-export function listingApiPath(params: URLSearchParams): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(listingFilters(params))) {
-    if (value !== undefined) query.set(key, String(value));
-  }
-  const text = query.toString();
-  return text ? `/products?${text}` : "/products";
-}
-
-/** A search longer than the API takes (SEARCH_MAX_LENGTH) is answered with a message, not sent. */
-export const searchTooLong = (search: string | undefined): boolean =>
-  search !== undefined && search.length > SEARCH_MAX_LENGTH;

@@ -9,7 +9,7 @@ import { ProductTile } from "@/components/ui/ProductTile";
 import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { ProductTileSkeleton } from "@/components/ui/Skeleton";
-import { SEARCH_MAX_LENGTH, searchTooLong } from "@voltio/domain/catalog";
+import { SEARCH_MAX_LENGTH, searchTooLong } from "@voltio/domain/listing";
 import { ApiError } from "@/api/client";
 import { FilterPanel } from "./FilterPanel";
 import { filtersFrom, withPage } from "./listing-query";

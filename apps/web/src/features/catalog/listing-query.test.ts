@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listingApiPath } from "@voltio/domain/catalog";
+import { listingApiPath } from "@voltio/domain/listing";
 import { toQuery } from "@/api/client";
 import {
   filtersFrom,

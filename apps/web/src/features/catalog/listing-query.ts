@@ -1,4 +1,4 @@
-import { listingFilters } from "@voltio/domain/catalog";
+import { listingFilters } from "@voltio/domain/listing";
 import type { ProductFilters } from "@/api/catalog";
 
 /**
