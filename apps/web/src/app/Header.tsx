@@ -23,17 +23,26 @@ export function Header() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-card shadow-sm">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-2 px-3 py-2.5 sm:gap-x-3 sm:px-4">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 px-3 py-2 sm:gap-x-3 sm:px-4 md:gap-y-2 md:py-2.5">
         <Link
           to="/"
-          className="order-1 flex items-center gap-2 rounded-xl text-lg font-bold tracking-tight text-ink focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+          className="order-1 flex items-center gap-2 rounded-xl md:order-none text-lg font-bold tracking-tight text-ink focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
         >
           <span className="grid h-9 w-9 place-items-center rounded-xl bg-accent text-on-accent shadow-sm">
             <Zap size={20} aria-hidden fill="currentColor" />
           </span>
-          <span>{t("store.name")}</span>
+          {/* Below 370 px the mark alone, so a signed-in shopper's icons still fit on one row. */}
+          <span className="max-[369px]:sr-only">{t("store.name")}</span>
         </Link>
-        <div className="order-2 ml-auto flex items-center gap-0.5 md:order-5">
+        {/* DOM order is tab order: Categories and Search come before the icons, which phones show first
+            (CSS order) on the top row. */}
+        <nav aria-label={t("nav.mainMenu")} className="order-4 mt-2 md:order-none md:mt-0">
+          <CategoriesMenu />
+        </nav>
+        <div className="order-5 mt-2 flex min-w-0 flex-1 md:order-none md:mt-0 md:max-w-xl lg:mx-4">
+          <SearchBox />
+        </div>
+        <div className="order-2 ml-auto flex items-center sm:gap-0.5 md:order-none">
           {/* SPEC.md §2, §6: admins see Panel, never the wishlist, cart or purchases icons. */}
           {!isAdmin && <ListPreview list="inWishList" />}
           {!isAdmin && <ListPreview list="inCart" />}
@@ -53,7 +62,7 @@ export function Header() {
                   to="/purchases"
                   aria-label={t("profileMenu.purchases")}
                   title={t("profileMenu.purchases")}
-                  className={`grid h-10 w-10 place-items-center rounded-xl text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass} sm:h-11 sm:w-11`}
+                  className={`grid h-10 w-9 place-items-center rounded-xl text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass} sm:h-11 sm:w-11`}
                 >
                   <Package size={22} aria-hidden />
                 </Link>
@@ -86,20 +95,14 @@ export function Header() {
             id="language"
             value={language}
             onChange={(event) => void setLanguage(event.target.value as Language)}
-            className={`ml-1 h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink ${focusRingClass}`}
+            className={`h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink ${focusRingClass} sm:ml-1`}
           >
             <option value="en">EN</option>
             <option value="es">ES</option>
           </select>
         </div>
-        {/* Forces the second row on small screens. */}
+        {/* Forces the second row on small screens; the margin above that row is its gap. */}
         <div aria-hidden className="order-3 basis-full md:hidden" />
-        <nav aria-label={t("nav.mainMenu")} className="order-4 md:order-2">
-          <CategoriesMenu />
-        </nav>
-        <div className="order-5 flex min-w-0 flex-1 md:order-3 md:max-w-xl lg:mx-4">
-          <SearchBox />
-        </div>
       </div>
     </header>
   );

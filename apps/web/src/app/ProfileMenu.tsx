@@ -34,7 +34,7 @@ export function ProfileMenu({ user }: { user: User }) {
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           aria-label={t("profileMenu.open", { name: user.firstName })}
-          className={`inline-flex h-11 items-center gap-2 rounded-xl px-1.5 text-sm font-medium text-ink transition hover:bg-accent-soft ${focusRingClass} lg:px-2`}
+          className={`inline-flex h-10 items-center gap-2 rounded-xl px-0.5 text-sm sm:h-11 sm:px-1.5 font-medium text-ink transition hover:bg-accent-soft ${focusRingClass} lg:px-2`}
         >
           <Avatar user={user} size={32} />
           <span className="hidden max-w-28 truncate lg:inline">{user.firstName}</span>

@@ -12,7 +12,7 @@ import { compressFor } from "../../http/encoding";
 import { escapeXml } from "../../http/escape";
 import { catalogReference } from "../catalog/reference";
 import { getProduct } from "../catalog/service";
-import { listingApiPath, listingFilters } from "@voltio/domain/catalog";
+import { listingApiPath, listingFilters, searchTooLong } from "@voltio/domain/catalog";
 import { ALL_CATEGORIES, bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
 import { loadManifest, preloadTags, type Page } from "./preload";
 import {
@@ -21,6 +21,7 @@ import {
   pageHead,
   productHead,
   productNotFoundHead,
+  searchTooLongHead,
   type PageHead,
 } from "./seo";
 import type { Shell } from "./shell";
@@ -159,7 +160,7 @@ export function webRoutes(
     app.get("/products", async (request, reply) => {
       const query = request.query as Record<string, string | undefined>;
       const params = new URLSearchParams(request.url.split("?")[1] ?? "");
-      const { categoryId } = listingFilters(params);
+      const { categoryId, search } = listingFilters(params);
       const offset = Number(query.offset);
       // The catalogue's cached snapshot of categories: a page view costs no query of its own for the name.
       const { categoryNames } = await catalogReference(db, catalogCache.reference);
@@ -168,15 +169,17 @@ export function webRoutes(
       const unknownCategory = categoryId !== undefined && categoryName === undefined;
       const head = unknownCategory
         ? categoryNotFoundHead(request.url, config.publicUrl)
-        : listingHead(
-            {
-              categoryId: categoryName ? categoryId : undefined,
-              categoryName,
-              offset: Number.isInteger(offset) ? offset : undefined,
-              search: query.search?.trim() || undefined,
-            },
-            config.publicUrl,
-          );
+        : searchTooLong(search)
+          ? searchTooLongHead(config.publicUrl)
+          : listingHead(
+              {
+                categoryId: categoryName ? categoryId : undefined,
+                categoryName,
+                offset: Number.isInteger(offset) ? offset : undefined,
+                search: query.search?.trim() || undefined,
+              },
+              config.publicUrl,
+            );
       return sendPage(request, reply, {
         head,
         status: unknownCategory ? 404 : 200,

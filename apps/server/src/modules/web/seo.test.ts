@@ -106,6 +106,9 @@ describe("other pages", () => {
       expect(html).toContain("<title>Category not found | Voltio</title>");
       expect(html).toContain('<meta name="robots" content="noindex">');
     }
+    expect(await title(`/products?search=${"a".repeat(1200)}&offset=1`)).toBe(
+      "That search is too long | Voltio",
+    );
     // Not a category id at all: the listing of every product, as the storefront reads it.
     expect((await get("/products?categoryId=abc&offset=1")).status).toBe(200);
   });

@@ -70,6 +70,16 @@ export function listingHead(
   return head(`Products | ${STORE}`, DEFAULT_DESCRIPTION, `${publicUrl}/products?offset=${page}`);
 }
 
+/** /products?search= longer than the API takes: the page says so, and no search engine keeps it. */
+export function searchTooLongHead(publicUrl: string): PageHead {
+  return head(
+    `That search is too long | ${STORE}`,
+    DEFAULT_DESCRIPTION,
+    `${publicUrl}/products?offset=1`,
+    `<meta name="robots" content="noindex, follow">`,
+  );
+}
+
 /** /products?categoryId= of no category: the listing says so (404), and no search engine keeps it. */
 export function categoryNotFoundHead(path: string, publicUrl: string): PageHead {
   return head(

@@ -67,7 +67,7 @@ export function ListPreview({ list }: { list: GuestListName }) {
         to={config.path}
         aria-label={t(config.count, { count: items })}
         aria-describedby={open ? previewId : undefined}
-        className={`relative grid h-10 w-10 place-items-center rounded-xl sm:h-11 sm:w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass}`}
+        className={`relative grid h-10 w-9 place-items-center rounded-xl sm:h-11 sm:w-11 text-ink transition hover:bg-accent-soft hover:text-accent-strong ${focusRingClass}`}
       >
         <config.Icon size={22} aria-hidden />
         {items > 0 && (

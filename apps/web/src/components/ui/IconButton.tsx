@@ -17,8 +17,8 @@ const SIZES = {
   sm: "h-9 w-9",
   md: "h-10 w-10",
   lg: "h-11 w-11",
-  /** The header's size: md on phones, lg from 640 px. */
-  toolbar: "h-10 w-10 sm:h-11 sm:w-11",
+  /** The header's size: narrower on phones (a signed-in row holds six controls), lg from 640 px. */
+  toolbar: "h-10 w-9 sm:h-11 sm:w-11",
 } as const;
 
 export type IconButtonProps = Omit<ComponentProps<"button">, "aria-label" | "children" | "className"> & {
