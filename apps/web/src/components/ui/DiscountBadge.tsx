@@ -7,7 +7,7 @@ export function DiscountBadge({ sale, className = "" }: { sale: SaleTerms; class
   const label = saleLabel(sale);
   return (
     <span
-      className={`inline-flex items-center rounded-full bg-sale px-2.5 py-1 text-xs font-bold tracking-wide text-on-sale shadow-sm ${className}`}
+      className={`inline-flex max-w-full items-center rounded-full bg-sale px-2.5 py-1 text-xs font-bold tracking-wide text-on-sale shadow-sm ${className}`}
     >
       {t("catalog.off", { percentage: label.percentage })}
       {label.onUnit !== null && t("catalog.onUnit", { unit: label.onUnit })}

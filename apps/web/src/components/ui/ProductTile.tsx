@@ -45,7 +45,6 @@ export function ProductTile({ product, globalSales, today, eager = false }: Prod
             className="h-full w-full object-contain transition duration-300 group-hover:scale-105 motion-reduce:group-hover:scale-100"
           />
         )}
-        {price.sale && <DiscountBadge sale={price.sale} className="absolute bottom-2 left-2" />}
         <div className="absolute top-2 right-2 z-10 flex flex-col gap-1.5">
           <ListToggleButton list="inWishList" product={product} />
           <ListToggleButton list="inCart" product={product} />
@@ -71,7 +70,10 @@ export function ProductTile({ product, globalSales, today, eager = false }: Prod
             t("catalog.shipping", { cost: product.shippingCost.toFixed(2) })
           )}
         </p>
-        <div className="mt-auto pt-1">
+        {/* Under the picture, by the price: a long badge ('100% OFF en la 3ª unidad') wraps here on a phone
+            without covering the picture. */}
+        <div className="mt-auto flex flex-col items-start gap-1.5 pt-1">
+          {price.sale && <DiscountBadge sale={price.sale} />}
           <PriceTag price={price} />
         </div>
       </div>

@@ -134,7 +134,6 @@ function WishlistCard({ line, onRemove, onAddToCart, onBuy, buyDisabled }: Wishl
             />
           )}
         </Link>
-        {line.price?.sale && <DiscountBadge sale={line.price.sale} className="absolute bottom-2 left-2" />}
         <IconButton
           label={t("buttons.removeFromWishlistNamed", { title: line.title })}
           icon={<X size={18} aria-hidden />}
@@ -161,7 +160,11 @@ function WishlistCard({ line, onRemove, onAddToCart, onBuy, buyDisabled }: Wishl
             t("catalog.shipping", { cost: dollarsText(line.shippingCents) })
           )}
         </p>
-        <div className="mt-auto pt-1">{line.price ? <PriceTag price={line.price} /> : "…"}</div>
+        {/* By the price, not on the picture: a long badge wraps without covering it. */}
+        <div className="mt-auto flex flex-col items-start gap-1.5 pt-1">
+          {line.price?.sale && <DiscountBadge sale={line.price.sale} />}
+          {line.price ? <PriceTag price={line.price} /> : "…"}
+        </div>
         <div className="grid grid-cols-2 gap-2 pt-2">
           <Button
             size="md"
