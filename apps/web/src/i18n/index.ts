@@ -42,6 +42,8 @@ export async function startLanguage(): Promise<void> {
   if (saved && !document.cookie.includes(`lang=${saved}`)) saveLanguage(saved);
   await loadDictionary(language);
   current = language;
+  // The server guessed from the cookie or Accept-Language; screen readers pronounce by this attribute.
+  document.documentElement.lang = language;
 }
 
 export async function setLanguage(language: Language): Promise<void> {

@@ -97,16 +97,16 @@ export function webRoutes(
       let html = shell.html
         .replace(/<title>.*?<\/title>/s, "")
         .replace("<!--head-->", () => head.html + preloads);
+      const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
+      // Every page, the shell the browser draws (cart, admin…) too, names the language it will be read in.
+      html = html.replace('<html lang="en">', () => `<html lang="${language}">`);
       if (renderer && page) {
-        const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
         try {
           const body = renderer.render({ url: request.url, language, replies });
-          html = html
-            .replace('<html lang="en">', () => `<html lang="${language}">`)
-            .replace(
-              '<div id="root"></div>',
-              () => `<div id="root" data-language="${language}">${body}</div>`,
-            );
+          html = html.replace(
+            '<div id="root"></div>',
+            () => `<div id="root" data-language="${language}">${body}</div>`,
+          );
         } catch (error) {
           // The browser draws the page itself: a rendering bug costs speed, never the page.
           request.log.error({ err: error, url: request.url }, "server render failed");
