@@ -18,5 +18,8 @@ export const capitalised = (name: string) =>
     .toLowerCase()
     .replace(/(^|[\s-])(\p{L})/gu, (_match, start: string, letter: string) => start + letter.toUpperCase());
 
-/** SPEC.md §2 Admin dashboard: six fixed palette colours, in this order. */
-export const PALETTE = ["#4f46e5", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#a855f7"] as const;
+/**
+ * SPEC.md §2 Admin dashboard: six fixed palette colours, in this order (index.css: the SPEC's own in the
+ * light theme, lighter tones of them in the dark one, where the indigo line would fall under 3:1).
+ */
+export const PALETTE = [1, 2, 3, 4, 5, 6].map((n) => `var(--color-chart-${n})`);

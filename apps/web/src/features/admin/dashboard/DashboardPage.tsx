@@ -27,6 +27,8 @@ import { PaymentsAttention } from "./PaymentsAttention";
 import { PALETTE, capitalised, chartDate, chartLabel } from "../format";
 
 const DAY_MS = 86_400_000;
+/** A legend's words in the text colour (AA on the card); its swatch carries the series' colour. */
+const legendText = (value: string) => <span className="text-ink">{value}</span>;
 const isoDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 function ChartCard({ title, children }: { title: string; children: ReactNode }) {
@@ -99,7 +101,7 @@ export function DashboardPage() {
                 <XAxis dataKey="date" tick={axisTick} tickFormatter={chartLabel} />
                 <YAxis tick={axisTick} />
                 <Tooltip formatter={(value) => `$${formatDollars(Number(value))}`} />
-                <Legend />
+                <Legend formatter={legendText} />
                 <Line type="linear" dataKey="ventas" stroke={PALETTE[0]} strokeWidth={2} dot={false} />
               </LineChart>
             </ResponsiveContainer>
@@ -121,7 +123,7 @@ export function DashboardPage() {
                   ))}
                 </Pie>
                 <Tooltip />
-                <Legend />
+                <Legend formatter={legendText} />
               </PieChart>
             </ResponsiveContainer>
           </ChartCard>
