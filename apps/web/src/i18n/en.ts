@@ -629,6 +629,7 @@ export const en = {
     pageBar: { previous: "Previous page", next: "Next page", page: "Page {{page}} of {{pages}}" },
     menu: {
       label: "Back office",
+      toggle: "Admin menu:",
       statistics: "Statistics",
       products: "Manage products",
       createProduct: "Create products",
@@ -1027,6 +1028,8 @@ export const en = {
       created: "Product Create !!",
       denied: "Denied",
       fillAll: "Please, fill in all the fields",
+      negative: "The value cannot be negative",
+      checkFields: "Check the marked fields.",
       saveChanges: "Save Changes",
       ready: "Is the product ready ?",
       saved: "Changes saved successfully !!",

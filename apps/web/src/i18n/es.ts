@@ -648,6 +648,7 @@ export const es: Messages = {
     pageBar: { previous: "Página anterior", next: "Página siguiente", page: "Página {{page}} de {{pages}}" },
     menu: {
       label: "Administración",
+      toggle: "Menú de administración:",
       statistics: "Estadísticas",
       products: "Gestionar productos",
       createProduct: "Crear productos",
@@ -1046,6 +1047,8 @@ export const es: Messages = {
       created: "¡¡Producto creado!!",
       denied: "Denegado",
       fillAll: "Por favor, completa todos los campos",
+      negative: "El valor no puede ser negativo",
+      checkFields: "Revisa los campos marcados.",
       saveChanges: "Guardar cambios",
       ready: "¿El producto está listo?",
       saved: "¡¡Cambios guardados!!",

@@ -1,9 +1,10 @@
-import { useState } from "react";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import {
   BarChart3,
   Banknote,
+  ChevronDown,
   History,
   LogOut,
   Mail,
@@ -23,7 +24,13 @@ import { focusRingClass } from "@/components/ui/focus-ring";
 /** SPEC.md §2 Admin side menu: its links, in its order, with its targets. */
 const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoUnder?: string }[] = [
   { to: "/admin", label: "admin.menu.statistics", icon: BarChart3, end: true },
-  { to: "/admin/products?limit=8&offset=1", label: "admin.menu.products", icon: Package },
+  // A product's edit form belongs to the products it was opened from.
+  {
+    to: "/admin/products?limit=8&offset=1",
+    label: "admin.menu.products",
+    icon: Package,
+    alsoUnder: "/admin/edit/",
+  },
   { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
   { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
   // Beyond SPEC.md (issue 21): the payments, beside the orders they pay.
@@ -35,6 +42,14 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoU
   // Beyond SPEC.md (issue 13 point 5): after the SPEC's entries, before Logout.
   { to: "/admin/audit", label: "admin.menu.audit", icon: History },
 ];
+
+/** The entry this path belongs to, as NavLink decides it (the path without the link's query). */
+const currentLink = (pathname: string) =>
+  LINKS.find(({ to, end, alsoUnder }) => {
+    const path = to.split("?")[0]!;
+    const own = end ? pathname === path : pathname === path || pathname.startsWith(`${path}/`);
+    return own || (alsoUnder !== undefined && pathname.startsWith(alsoUnder));
+  });
 
 const itemClass = (active: boolean) =>
   `flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition ${focusRingClass} ${
@@ -49,6 +64,18 @@ export function AdminMenu() {
   const { pathname } = useLocation();
   const [confirming, setConfirming] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  // Phones: the list folds under a button naming the current screen, so the screen itself comes first.
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const current = currentLink(pathname);
+  const CurrentIcon = current?.icon ?? BarChart3;
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || !open) return;
+    setOpen(false);
+    toggle.current?.focus();
+  };
 
   const leave = async () => {
     setLeaving(true);
@@ -62,13 +89,32 @@ export function AdminMenu() {
       <h2 id="admin-welcome" className="px-3 pt-2 pb-3 font-bold text-ink">
         {t("adminHome.welcome", { name: user?.firstName ?? "" })}
       </h2>
-      <nav aria-label={t("admin.menu.label")}>
-        <ul className="grid gap-1 sm:grid-cols-2 md:grid-cols-1">
+      <nav aria-label={t("admin.menu.label")} onKeyDown={onKeyDown}>
+        <button
+          ref={toggle}
+          type="button"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen((value) => !value)}
+          className={`flex min-h-11 w-full items-center gap-3 rounded-xl border border-line px-3 text-left text-sm font-semibold text-ink transition hover:bg-accent-soft md:hidden ${focusRingClass}`}
+        >
+          <CurrentIcon size={18} aria-hidden />
+          <span className="min-w-0 flex-1">
+            <span className="sr-only">{t("admin.menu.toggle")} </span>
+            {t(current?.label ?? "admin.menu.label")}
+          </span>
+          <ChevronDown size={18} aria-hidden className={`transition ${open ? "rotate-180" : ""}`} />
+        </button>
+        <ul
+          id={listId}
+          className={`mt-2 gap-1 sm:grid-cols-2 md:mt-0 md:grid md:grid-cols-1 ${open ? "grid" : "hidden"}`}
+        >
           {LINKS.map(({ to, label, icon: Icon, end, alsoUnder }) => (
             <li key={to}>
               <NavLink
                 to={to}
                 end={end}
+                onClick={() => setOpen(false)}
                 className={({ isActive }) =>
                   itemClass(isActive || (alsoUnder !== undefined && pathname.startsWith(alsoUnder)))
                 }

@@ -6,6 +6,7 @@ import {
   useWatch,
   type Control,
   type FieldError,
+  type FieldErrors,
   type Merge,
   type Resolver,
 } from "react-hook-form";
@@ -27,7 +28,14 @@ import { refreshCatalogue } from "../api";
 import { CategoryPicker } from "./CategoryPicker";
 import { ImagePicker } from "./ImagePicker";
 import { TextInput } from "./ProductFormControls";
-import { EMPTY_DRAFT, draftOf, previewOf, type ProductDraft } from "./product-draft";
+import {
+  EMPTY_DRAFT,
+  draftOf,
+  previewOf,
+  refusalsOf,
+  type ProductDraft,
+  type Refusal,
+} from "./product-draft";
 
 /**
  * A list fails as a whole (no categories) or by an item, which zodResolver files under the item's index
@@ -35,6 +43,20 @@ import { EMPTY_DRAFT, draftOf, previewOf, type ProductDraft } from "./product-dr
  */
 const listError = (error: Merge<FieldError, (FieldError | undefined)[]> | undefined) =>
   error?.message ?? (Array.isArray(error) ? error.find((item) => item?.message)?.message : undefined);
+
+/** Every field's message, a list's items' included. */
+const messagesOf = (errors: FieldErrors<ProductDraft>) =>
+  Object.values(errors).flatMap((error) => {
+    const message = listError(error as Merge<FieldError, (FieldError | undefined)[]>);
+    return message ? [message] : [];
+  });
+
+/** The refused submit's dialog says why: SPEC.md §5's 'fill in all the fields' only when some are empty. */
+const REFUSAL_TEXTS: Record<Refusal, string> = {
+  missing: "admin.form.fillAll",
+  negative: "admin.form.negative",
+  invalid: "admin.form.checkFields",
+};
 
 /**
  * /admin/create/Product and /admin/edit/{id} (SPEC.md §2 Admin create/edit product, §5; issue 12 point 4):
@@ -72,6 +94,7 @@ function ProductForm({ product }: { product: Product | undefined }) {
     null,
   );
   const [serverError, setServerError] = useState<string | null>(null);
+  const [refusals, setRefusals] = useState<Refusal[]>([]);
 
   const save = async (input: ProductInput) => {
     setServerError(null);
@@ -100,7 +123,12 @@ function ProductForm({ product }: { product: Product | undefined }) {
       if (editing) setDialog("confirmSave");
       else await save(input);
     },
-    () => setDialog(editing ? "missing" : "denied"),
+    (invalid) => {
+      const reasons = refusalsOf(messagesOf(invalid));
+      setRefusals(reasons);
+      // An edit with every field filled in is not 'missing' fields: it is denied for its own reason.
+      setDialog(editing && reasons.includes("missing") ? "missing" : "denied");
+    },
   );
 
   const ready = title.trim() !== "" && categories.length > 0;
@@ -210,7 +238,9 @@ function ProductForm({ product }: { product: Product | undefined }) {
               ? t("admin.form.denied")
               : t("admin.form.missing")
         }
-        description={dialog === "denied" ? t("admin.form.fillAll") : undefined}
+        description={
+          dialog === "denied" ? refusals.map((reason) => t(REFUSAL_TEXTS[reason])).join(" ") : undefined
+        }
         closeLabel={t("common.close")}
         className="px-8 pt-10 pb-7 text-center"
       >

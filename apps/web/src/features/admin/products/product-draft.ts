@@ -1,4 +1,4 @@
-import { DEFAULT_PRODUCT_IMAGE } from "@voltio/domain/admin";
+import { DEFAULT_PRODUCT_IMAGE, PRODUCT_MESSAGES } from "@voltio/domain/admin";
 import type { Product } from "@voltio/domain/catalog";
 
 /** The form as typed: numbers stay text until the schema reads them (it takes "31.50" and "7"). */
@@ -49,3 +49,23 @@ export const previewOf = (draft: ProductDraft, id: number): Product => ({
   sales: { productSales: [], categorySales: [] },
   rating: { average: 0, count: 0 },
 });
+
+/** Why a submit was refused, as its dialog says it: fields left empty, amounts below zero, other rules. */
+export type Refusal = "missing" | "negative" | "invalid";
+
+const REQUIRED_MESSAGES = new Set<string>(
+  Object.entries(PRODUCT_MESSAGES)
+    .filter(([key]) => key !== "negative")
+    .map(([, message]) => message),
+);
+
+/** The reasons behind the fields' messages, in the order the dialog reads them (SPEC.md §5). */
+export function refusalsOf(messages: readonly string[]): Refusal[] {
+  const reasons = new Set<Refusal>();
+  for (const message of messages) {
+    if (REQUIRED_MESSAGES.has(message)) reasons.add("missing");
+    else if (message === PRODUCT_MESSAGES.negative) reasons.add("negative");
+    else reasons.add("invalid");
+  }
+  return (["missing", "negative", "invalid"] as const).filter((reason) => reasons.has(reason));
+}
