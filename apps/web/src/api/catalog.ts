@@ -1,4 +1,4 @@
-import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { Category, Networks, Product, ProductList, Sale } from "@voltio/domain/catalog";
 import { globalSalesOf, type SaleTerms } from "@voltio/domain/discount";
 import type { Weekday } from "@voltio/domain/weekday";
@@ -99,33 +99,4 @@ export function usePricingContext(options: { enabled?: boolean } = {}): {
     globalSales: sales ? globalSalesOf(sales) : [],
     ready: Boolean(store && sales),
   };
-}
-
-/** Merges the category lists without duplicates. Stable, so TanStack Query can keep its result. */
-function mergeCategoryLists(results: { data?: ProductList }[]) {
-  const seen = new Set<number>();
-  const products: Product[] = [];
-  for (const result of results) {
-    for (const item of result.data?.products ?? []) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      products.push(item);
-    }
-  }
-  return { products, globalSales: results.find((result) => result.data)?.data?.globalSales ?? [] };
-}
-
-/**
- * The products sharing a category with this one: each of its categories with limit 100 (SPEC.md §7),
- * merged without duplicates. The product itself is still among them.
- */
-export function useCategoryNeighbours(product: Product) {
-  return useQueries({
-    queries: product.categories.map(({ id: categoryId }) => ({
-      queryKey: ["products", { categoryId, limit: LIST_LIMIT, offset: 1 }],
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        fetchProducts({ categoryId, limit: LIST_LIMIT, offset: 1 }, signal),
-    })),
-    combine: mergeCategoryLists,
-  });
 }

@@ -1,7 +1,7 @@
 import { useDeferredValue, useMemo } from "react";
 import { useTranslation } from "@/i18n";
 import type { Product } from "@voltio/domain/catalog";
-import { useCategoryNeighbours } from "@/api/catalog";
+import { useCategoryNeighbours } from "./api";
 import { ProductTile } from "@/components/ui/ProductTile";
 import { PagedCarousel } from "@/components/ui/PagedCarousel";
 import { useWindowWidth } from "@/components/use-window-width";

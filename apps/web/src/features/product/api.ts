@@ -1,5 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import type { Product, ProductList } from "@voltio/domain/catalog";
 import type { Review } from "@voltio/domain/reviews";
+import { fetchProducts, LIST_LIMIT } from "@/api/catalog";
 import { apiFetch } from "@/api/client";
 import { SESSION_KEY } from "@/api/session-key";
 
@@ -22,3 +24,33 @@ export const updateReview = (body: { id: number; content: string; rating: number
 
 export const deleteReview = (id: number) =>
   apiFetch<{ msg: string }>("/comment", { method: "DELETE", body: JSON.stringify({ id }) });
+
+/** Merges the category lists without duplicates. Stable, so TanStack Query can keep its result. */
+function mergeCategoryLists(results: { data?: ProductList }[]) {
+  const seen = new Set<number>();
+  const products: Product[] = [];
+  for (const result of results) {
+    for (const item of result.data?.products ?? []) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      products.push(item);
+    }
+  }
+  return { products, globalSales: results.find((result) => result.data)?.data?.globalSales ?? [] };
+}
+
+/**
+ * The products sharing a category with this one: each of its categories with limit 100 (SPEC.md §7),
+ * merged without duplicates. The product itself is still among them. Here rather than in api/catalog.ts:
+ * useQueries is the product page's alone, and every page loads api/catalog.ts (ADR 0006).
+ */
+export function useCategoryNeighbours(product: Product) {
+  return useQueries({
+    queries: product.categories.map(({ id: categoryId }) => ({
+      queryKey: ["products", { categoryId, limit: LIST_LIMIT, offset: 1 }],
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        fetchProducts({ categoryId, limit: LIST_LIMIT, offset: 1 }, signal),
+    })),
+    combine: mergeCategoryLists,
+  });
+}
