@@ -1,13 +1,5 @@
 import { randomBytes } from "node:crypto";
-import {
-  ADMIN,
-  expect,
-  expectNoSeriousAxeViolations,
-  signIn,
-  test,
-  tokenOf,
-  type Page,
-} from "./fixtures";
+import { ADMIN, expect, expectNoSeriousAxeViolations, signIn, test, tokenOf, type Page } from "./fixtures";
 
 /**
  * The listing's edge states (issue 24, point 5): each ends in a page that says what happened, never an
@@ -57,7 +49,9 @@ test("a page past the last says there is no such page and links to the last one"
   // Within a category, the filters stay: the last page of this category.
   await page.goto("/products?categoryId=4&offset=9&order=ASC");
   await expect(heading(page)).toHaveText("Peripheral");
-  await grid(page).getByRole("link", { name: /^Go to page \d+$/ }).click();
+  await grid(page)
+    .getByRole("link", { name: /^Go to page \d+$/ })
+    .click();
   await expect(page).toHaveURL(/\/products\?categoryId=4&offset=\d&order=ASC$/);
   await expect(grid(page).getByRole("article").first()).toBeVisible();
 });
