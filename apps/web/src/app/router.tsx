@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from "react";
 import { Route, Routes } from "react-router";
+import { loadAdminTexts } from "@/i18n";
 import { RequireAdmin, RequireUser } from "./guards";
 import { Layout } from "./Layout";
 
@@ -22,7 +23,10 @@ export const lazyPages = {
   WishlistPage: lazy(() => import("@/features/cart/WishlistPage")),
   CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
   PaymentResultPage: lazy(() => import("@/features/checkout/PaymentResultPage")),
-  AdminApp: lazy(() => import("@/features/admin/AdminApp")),
+  // The back office's texts come with it: no storefront page carries them.
+  AdminApp: lazy(() =>
+    Promise.all([import("@/features/admin/AdminApp"), loadAdminTexts()]).then(([page]) => page),
+  ),
   NotFoundPage: lazy(() => import("@/components/NotFoundPage")),
 };
 

@@ -1,4 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
+import type { AdminMessages } from "./admin-en";
 import { en, type Messages } from "./en";
 
 /**
@@ -14,9 +15,29 @@ const pluralRules = new Map<Language, Intl.PluralRules>();
 const listeners = new Set<() => void>();
 let current: Language = "en";
 
+/** The back office's texts (admin-en.ts, admin-es.ts), loaded with the admin area only. */
+const adminDictionaries: Partial<Record<Language, AdminMessages>> = {};
+let adminTextsWanted = false;
+
+async function loadAdminDictionary(language: Language): Promise<void> {
+  if (adminDictionaries[language]) return;
+  adminDictionaries[language] =
+    language === "es" ? (await import("./admin-es")).adminEs : (await import("./admin-en")).adminEn;
+}
+
 /** Spanish is its own chunk, so English visitors never download it. */
 async function loadDictionary(language: Language): Promise<void> {
   if (!dictionaries[language]) dictionaries[language] = (await import("./es")).es;
+  if (adminTextsWanted) await loadAdminDictionary(language);
+}
+
+/**
+ * Before the back office first renders (app/router.tsx): its texts in the current language and in English,
+ * the fallback. From then on a change of language loads them too. No storefront page carries them (ADR 0006).
+ */
+export async function loadAdminTexts(): Promise<void> {
+  adminTextsWanted = true;
+  await Promise.all([loadAdminDictionary("en"), loadAdminDictionary(current)]);
 }
 
 function savedLanguage(): Language | null {
@@ -68,22 +89,25 @@ export function renderInLanguage<T>(language: Language, messages: Messages, rend
   }
 }
 
-function lookup(messages: Messages | undefined, key: string): string | undefined {
+function lookup(messages: Messages | AdminMessages | undefined, key: string): string | undefined {
   let node: unknown = messages;
   for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
   return typeof node === "string" ? node : undefined;
 }
 
+/** A text of the storefront's dictionary, else of the back office's once it is loaded. */
+const find = (language: Language, key: string) =>
+  lookup(dictionaries[language], key) ?? lookup(adminDictionaries[language], key);
+
 export function translate(language: Language, key: string, values?: Record<string, string | number>): string {
-  const messages = dictionaries[language];
   let text: string | undefined;
   if (typeof values?.count === "number") {
     let rules = pluralRules.get(language);
     if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
     const pluralKey = `${key}_${rules.select(values.count)}`;
-    text = lookup(messages, pluralKey) ?? lookup(en, pluralKey);
+    text = find(language, pluralKey) ?? find("en", pluralKey);
   }
-  text ??= lookup(messages, key) ?? lookup(en, key) ?? key;
+  text ??= find(language, key) ?? find("en", key) ?? key;
   if (!values) return text;
   return text.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) =>
     name in values ? String(values[name]) : placeholder,

@@ -1,9 +1,13 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ReactNode } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { PaymentsAttention } from "./PaymentsAttention";
+import { loadAdminTexts } from "@/i18n";
+
+// The back office's texts, as the admin area loads them before its first render (app/router.tsx).
+beforeAll(() => loadAdminTexts());
 
 /** Issue 21: the dashboard says how many payments need attention, and leads to them; nothing when none. */
 const asked: string[] = [];
