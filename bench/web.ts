@@ -1,18 +1,21 @@
 /**
  * `npm run bench:web`: Lighthouse 12 (mobile preset, the system Chromium) on /, /products and /product/1
  * served by the production build, plus the gzipped JavaScript each route loads and a check that no admin
- * chunk is among it. Writes the "Web (Lighthouse)" section of docs/benchmarks.md.
+ * chunk is among it. Writes the "Web (Lighthouse)" section of docs/benchmarks.md, and "Web (JavaScript per
+ * route)": every storefront route's first visit as the build's manifest states it (scripts/web-weight.ts, the
+ * same reading as the budget step of `npm test`). `BENCH_WEB_JS_ONLY=1` writes that section alone, without
+ * Lighthouse.
  *
  * Lighthouse is run with a pinned `npx lighthouse@12.2.3` instead of being a workspace dependency: its
  * dependency tree breaks `npm ci` in this workspace (docs: STACK-NOTES).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { adminChunks, gzippedKb, JS_BUDGET_KB, weighBuild } from "../scripts/web-weight";
 import { replaceSection } from "./report";
 import { startBenchServer } from "./server";
 
@@ -23,7 +26,8 @@ const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const CHROME = CHROMIUM_PATH;
 const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_ARGS].join(" ");
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = join(root, "apps/web/dist");
+/** The build to weigh: apps/web/dist, or another folder (`WEB_DIST`, as the budget step takes). */
+const dist = process.env.WEB_DIST ?? join(root, "apps/web/dist");
 
 const ROUTES = [
   { path: "/", performanceTarget: 95 },
@@ -31,16 +35,6 @@ const ROUTES = [
   { path: "/product/1", performanceTarget: 95 },
 ];
 const ACCESSIBILITY_TARGET = 100;
-const JS_BUDGET_KB = 120;
-
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-}
 
 interface Measurement {
   performance: number;
@@ -122,36 +116,42 @@ function medianRun(runs: Measurement[]): Measurement {
   return runs.find((run) => run.performance === score)!;
 }
 
-/** Gzipped size of a built file, compressed like the build's own .gz files (level 9). */
-function gzippedKb(path: string): number {
-  return gzipSync(readFileSync(join(dist, path)), { level: 9 }).length / 1024;
-}
-
-/** Chunks that only admin pages reach: none of them may load on a storefront route. */
-function adminOnlyChunks(): Set<string> {
-  const file = join(dist, ".vite/manifest.json");
-  if (!existsSync(file)) throw new Error("apps/web/dist/.vite/manifest.json is missing (build.manifest)");
-  const manifest = JSON.parse(readFileSync(file, "utf8")) as Record<string, ManifestChunk>;
-  const closure = (keys: string[]) => {
-    const seen = new Set<string>();
-    const visit = (key: string) => {
-      if (seen.has(key) || !manifest[key]) return;
-      seen.add(key);
-      manifest[key]!.imports?.forEach(visit);
-    };
-    keys.forEach(visit);
-    return seen;
-  };
-  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry || chunk.isDynamicEntry);
-  const isAdmin = (chunk: ManifestChunk) => chunk.src?.includes("/features/admin/") ?? false;
-  const admin = closure(entries.filter(([, chunk]) => isAdmin(chunk)).map(([key]) => key));
-  const storefront = closure(entries.filter(([, chunk]) => !isAdmin(chunk)).map(([key]) => key));
-  return new Set([...admin].filter((key) => !storefront.has(key)).map((key) => `/${manifest[key]!.file}`));
+/** The "Web (JavaScript per route)" section: each storefront route's first visit, from the build's manifest. */
+function writeRouteWeights() {
+  const weights = weighBuild(dist);
+  const today = new Date().toISOString().slice(0, 10);
+  const over = weights
+    .filter((route) => route.budgeted && route.kb > JS_BUDGET_KB)
+    .map((route) => route.path);
+  const admin = weights.filter((route) => route.adminScripts.length > 0).map((route) => route.path);
+  const section = [
+    `Measured ${today} by \`npm run bench:web\` from the production build's manifest (scripts/web-weight.ts, the`,
+    "reading of `npm test`'s budget step): the gzipped size (level 9) of every script a first visit loads — the",
+    "entry's scripts, and the page's lazy chunk with their static imports. What a page loads on first use (a",
+    "dialog, the Spanish texts) is not counted.",
+    "",
+    "| route | JS (gzip) | files | budget |",
+    "|---|---|---|---|",
+    ...weights.map(
+      (route) =>
+        `| ${route.path} | ${route.kb.toFixed(1)} KB | ${route.scripts.length} | ` +
+        `${route.budgeted ? `${JS_BUDGET_KB} KB` : "not budgeted"} |`,
+    ),
+    "",
+    (over.length === 0
+      ? `Every budgeted route is within ${JS_BUDGET_KB} KB`
+      : `Over ${JS_BUDGET_KB} KB: ${over.join(", ")}`) +
+      (admin.length === 0 ? "; no route loads admin code." : `; admin code on ${admin.join(", ")}.`),
+  ].join("\n");
+  replaceSection("Web (JavaScript per route)", section);
+  console.log(section);
 }
 
 async function main() {
   if (process.env.BENCH_WEB_SKIP_BUILD !== "1") build();
-  const adminOnly = adminOnlyChunks();
+  writeRouteWeights();
+  if (process.env.BENCH_WEB_JS_ONLY === "1") return;
+  const admin = adminChunks(dist);
   const dataDir = mkdtempSync(join(tmpdir(), "voltio-bench-web-"));
   const reports = mkdtempSync(join(tmpdir(), "voltio-lighthouse-"));
   const server = await startBenchServer(
@@ -172,8 +172,8 @@ async function main() {
       const result = medianRun(runs);
       benchmarkIndexes.push(...runs.map((run) => run.benchmarkIndex));
       const scripts = [...new Set(result.scripts)];
-      const jsKb = scripts.reduce((sum, path) => sum + gzippedKb(path), 0);
-      const adminLoaded = scripts.filter((path) => adminOnly.has(path));
+      const jsKb = scripts.reduce((sum, path) => sum + gzippedKb(dist, path), 0);
+      const adminLoaded = scripts.filter((path) => admin.has(path));
       rows.push(
         `| ${route.path} | ${result.performance} (${runs.map((run) => run.performance).join(", ")}) | ` +
           `${result.accessibility} | ${result.bestPractices} | ${result.seo} | ` +

@@ -101,6 +101,11 @@ export interface RouteWeight {
   adminScripts: string[];
 }
 
+/** A built file's size in KB, compressed like the build's own .gz files (apps/web/scripts/precompress.mjs). */
+export function gzippedKb(dist: string, file: string): number {
+  return gzipSync(readFileSync(join(dist, file)), { level: 9 }).length / 1024;
+}
+
 /** Reads a web build (apps/web/dist or a parallel one) and weighs every storefront route's first visit. */
 export function weighBuild(dist: string): RouteWeight[] {
   const manifestFile = join(dist, ".vite/manifest.json");
@@ -108,15 +113,8 @@ export function weighBuild(dist: string): RouteWeight[] {
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
   const html = readFileSync(join(dist, "index.html"), "utf8");
   const admin = adminChunks(dist);
-  const sizes = new Map<string, number>();
-  // Compressed like the build's own .gz files (apps/web/scripts/precompress.mjs): level 9.
-  const gzippedKb = (file: string) => {
-    if (!sizes.has(file))
-      sizes.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length / 1024);
-    return sizes.get(file)!;
-  };
   return STOREFRONT_ROUTES.map(({ path, page, budgeted }) => {
-    const scripts = routeScripts(manifest, html, page).map((file) => ({ file, kb: gzippedKb(file) }));
+    const scripts = routeScripts(manifest, html, page).map((file) => ({ file, kb: gzippedKb(dist, file) }));
     return {
       path,
       budgeted,
