@@ -125,11 +125,33 @@ export function weighBuild(dist: string): RouteWeight[] {
   });
 }
 
-/** What is wrong with the weights: a budgeted route over budget, or any route loading admin code. */
-export function budgetProblems(weights: RouteWeight[], budgetKb = JS_BUDGET_KB): string[] {
+/**
+ * The budgeted routes still over the budget while issue 24 is open, each with the ceiling it may not pass:
+ * a ratchet. The step fails when one of them grows, and when one gets under the budget its entry must go,
+ * so this list only shrinks until it is empty.
+ */
+export const OVER_BUDGET_CEILINGS_KB: Readonly<Record<string, number>> = {
+  "/": 123,
+  "/products": 123,
+  "/product/:id": 127.5,
+  "/login": 160,
+};
+
+/**
+ * What is wrong with the weights: a budgeted route over budget (or over its ceiling while it has one), a
+ * ceiling no longer needed, or any route loading admin code.
+ */
+export function budgetProblems(
+  weights: RouteWeight[],
+  budgetKb = JS_BUDGET_KB,
+  ceilings: Readonly<Record<string, number>> = OVER_BUDGET_CEILINGS_KB,
+): string[] {
   return weights.flatMap((route) => [
-    ...(route.budgeted && route.kb > budgetKb
-      ? [`${route.path}: ${route.kb.toFixed(1)} KB > ${budgetKb} KB`]
+    ...(route.budgeted && route.kb > (ceilings[route.path] ?? budgetKb)
+      ? [`${route.path}: ${route.kb.toFixed(1)} KB > ${ceilings[route.path] ?? budgetKb} KB`]
+      : []),
+    ...(route.budgeted && ceilings[route.path] !== undefined && route.kb <= budgetKb
+      ? [`${route.path}: ${route.kb.toFixed(1)} KB is within ${budgetKb} KB now: remove its ceiling`]
       : []),
     ...(route.adminScripts.length > 0
       ? [`${route.path} loads admin code: ${route.adminScripts.join(", ")}`]
