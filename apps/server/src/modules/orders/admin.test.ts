@@ -31,26 +31,9 @@ async function paidOrder(headers: Headers, productId: number, amount = 1) {
 
 /** A bulk order of these cart lines ([productId, amount]), paid unless told: its id and its lines' ids. */
 async function bulkOrder(headers: Headers, lines: [number, number][], { paid = true } = {}) {
-  const lineIds: number[] = [];
-  for (const [productId, amount] of lines) {
-    const added = await t.app.inject({
-      method: "POST",
-      url: "/api/order",
-      headers,
-      payload: { status: "inCart", productId, amount },
-    });
-    expect(added.statusCode, added.body).toBe(201);
-    lineIds.push(added.json<{ id: number }>().id);
-  }
-  const bulk = await t.app.inject({
-    method: "POST",
-    url: "/api/order/bulk",
-    headers,
-    payload: { orderIds: lineIds },
-  });
-  expect(bulk.statusCode, bulk.body).toBe(201);
+  const { bulkId, lineIds } = await store.buyAll(headers, lines);
   if (paid) await store.payPending(headers);
-  return { id: bulk.json<{ id: number }>().id, lineIds };
+  return { id: bulkId, lineIds };
 }
 
 const putOrder = (headers: Headers, id: number | string, payload: unknown) =>
