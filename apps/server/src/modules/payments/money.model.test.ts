@@ -142,6 +142,27 @@ const commands = [
       expect([200, 400, 404, 409], reply.body).toContain(reply.statusCode);
     }),
   ),
+  // A line taken back to the cart while its payment's return page settles it, at the same moment: the
+  // payment pays what it was for or is refunded, whichever commits first.
+  fc.tuple(fc.nat(), fc.nat(), fc.nat()).map(([who, index, back]) =>
+    step(`backToCartWhileReturning(${who},${index},${back})`, async (world) => {
+      const shopper = pick(world.shoppers, who)!;
+      const line = pick(shopper.lines, index);
+      const returned = pick(shopper.returns, back);
+      if (line === undefined || !returned) return;
+      const [moved, settled] = await Promise.all([
+        t.app.inject({
+          method: "PUT",
+          url: `/api/order/${line}`,
+          headers: shopper.headers,
+          payload: { status: "inCart" },
+        }),
+        t.app.inject({ url: `/api/sandbox/feedback${returned.search}`, headers: shopper.headers }),
+      ]);
+      expect([200, 400, 404, 409], moved.body).toContain(moved.statusCode);
+      expect(settled.statusCode, settled.body).toBe(200);
+    }),
+  ),
   fc.nat().map((who) =>
     step(`doublePay(${who})`, async (world) => {
       const shopper = pick(world.shoppers, who)!;
