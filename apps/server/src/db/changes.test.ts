@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../app";
 import { createTestApp, type TestContext } from "../../test/app";
-import { products } from "./schema";
+import { categories, productCategories, products } from "./schema";
 
 /**
  * Issue 22 point 1: two processes on one PostgreSQL database. A change written through one (or by SQL) is
@@ -108,5 +108,28 @@ describe("changes reach every process", () => {
     // Retired: gone from B's search.
     await t.database.db.execute(sql`update products set deleted_at = now() where id = 1`);
     await seenByB("/api/products?search=Edited%20through", (body) => body.total, 0);
+  });
+
+  it("takes a category out of the other process's menus when its last product for sale sells out", async () => {
+    if (t.database.kind === "pglite") return; // one process per embedded database: covered by the catalogue tests
+    const [category] = await t.database.db
+      .insert(categories)
+      .values({ name: "Only one left" })
+      .returning({ id: categories.id });
+    const [product] = await t.database.db
+      .insert(products)
+      .values({ title: "The only one", name: "thing", priceCents: 1000, stock: 1 })
+      .returning({ id: products.id });
+    await t.database.db
+      .insert(productCategories)
+      .values({ productId: product!.id, categoryId: category!.id });
+    const menuOfB = async () =>
+      (await b.inject({ url: "/api/categories?withProducts=true" }))
+        .json<{ id: number }[]>()
+        .some((listed) => listed.id === category!.id);
+    await expect.poll(menuOfB, { timeout: 1000 }).toBe(true);
+    // Sold out through A's database writes: B's cached menu follows.
+    await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, product!.id));
+    await expect.poll(menuOfB, { timeout: 1000 }).toBe(false);
   });
 });
