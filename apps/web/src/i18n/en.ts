@@ -399,8 +399,6 @@ export const en = {
     itemShipping: "Shipping ${{cost}}",
     itemFreeShipping: "Shipping $0.00",
     summary: "Payment",
-    productsSum: "Products",
-    shippingSum: "Shipping",
     total: "Total",
     pay: "Pay ${{total}}",
     payFailed: "The payment could not be started. Try again.",

@@ -411,8 +411,6 @@ export const es: Messages = {
     itemShipping: "Envío ${{cost}}",
     itemFreeShipping: "Envío $0.00",
     summary: "Pago",
-    productsSum: "Productos",
-    shippingSum: "Envío",
     total: "Total",
     pay: "Pagar ${{total}}",
     payFailed: "No se pudo iniciar el pago. Inténtalo de nuevo.",
