@@ -4,8 +4,9 @@
  * Shared by the budget check in `npm test` (scripts/web-budget.ts) and `npm run bench:web`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { PAGE_TEXTS } from "../apps/web/src/app/page-texts";
 
 /** One chunk of Vite's build manifest (dist/.vite/manifest.json). */
 export interface ManifestChunk {
@@ -67,16 +68,25 @@ export function htmlScripts(html: string): string[] {
   return [...new Set(files)];
 }
 
+/** The English chunks of the text packs the router loads with a page (apps/web/src/app/page-texts.ts). */
+export function pageTextSources(page: string): string[] {
+  const name = basename(page).replace(/\.tsx$/, "");
+  const packs: readonly string[] = PAGE_TEXTS[name as keyof typeof PAGE_TEXTS] ?? [];
+  return packs.map((pack) => `src/i18n/${pack}-en.ts`);
+}
+
 /**
  * The files a first visit to a page loads: what index.html loads (Rolldown may merge the entry module into
  * a shared chunk the manifest doesn't flag as an entry, so the HTML is the source of truth), their static
- * imports, and the page's chunk with its static imports.
+ * imports, and the page's chunk and its texts' chunks with their static imports.
  */
 export function routeScripts(manifest: Manifest, html: string, page: string): string[] {
-  if (!manifest[page]) throw new Error(`${page} is not a chunk of the build: is it still a lazy page?`);
+  const chunks = [page, ...pageTextSources(page)];
+  for (const chunk of chunks)
+    if (!manifest[chunk]) throw new Error(`${chunk} is not a chunk of the build: is it still loaded lazily?`);
   const loadedByHtml = new Set(htmlScripts(html));
   const entryKeys = Object.keys(manifest).filter((key) => loadedByHtml.has(`/${manifest[key]!.file}`));
-  const keys = staticClosure(manifest, [...entryKeys, page]);
+  const keys = staticClosure(manifest, [...entryKeys, ...chunks]);
   const files = [...keys].map((key) => `/${manifest[key]!.file}`);
   return [...new Set([...loadedByHtml, ...files])].filter((file) => file.endsWith(".js"));
 }
@@ -125,33 +135,11 @@ export function weighBuild(dist: string): RouteWeight[] {
   });
 }
 
-/**
- * The budgeted routes still over the budget while issue 24 is open, each with the ceiling it may not pass:
- * a ratchet. The step fails when one of them grows, and when one gets under the budget its entry must go,
- * so this list only shrinks until it is empty.
- */
-export const OVER_BUDGET_CEILINGS_KB: Readonly<Record<string, number>> = {
-  "/": 123,
-  "/products": 123,
-  "/product/:id": 127.5,
-  "/login": 160,
-};
-
-/**
- * What is wrong with the weights: a budgeted route over budget (or over its ceiling while it has one), a
- * ceiling no longer needed, or any route loading admin code.
- */
-export function budgetProblems(
-  weights: RouteWeight[],
-  budgetKb = JS_BUDGET_KB,
-  ceilings: Readonly<Record<string, number>> = OVER_BUDGET_CEILINGS_KB,
-): string[] {
+/** What is wrong with the weights: a budgeted route over budget, or any route loading admin code. */
+export function budgetProblems(weights: RouteWeight[], budgetKb = JS_BUDGET_KB): string[] {
   return weights.flatMap((route) => [
-    ...(route.budgeted && route.kb > (ceilings[route.path] ?? budgetKb)
-      ? [`${route.path}: ${route.kb.toFixed(1)} KB > ${ceilings[route.path] ?? budgetKb} KB`]
-      : []),
-    ...(route.budgeted && ceilings[route.path] !== undefined && route.kb <= budgetKb
-      ? [`${route.path}: ${route.kb.toFixed(1)} KB is within ${budgetKb} KB now: remove its ceiling`]
+    ...(route.budgeted && route.kb > budgetKb
+      ? [`${route.path}: ${route.kb.toFixed(1)} KB > ${budgetKb} KB`]
       : []),
     ...(route.adminScripts.length > 0
       ? [`${route.path} loads admin code: ${route.adminScripts.join(", ")}`]

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StaticRouter } from "react-router";
 import { renderWithBootReplies } from "./api/boot-data";
 import { AppRoutes, type Pages } from "./app/router";
+import { loadLazySections } from "./components/lazy-section";
 import NotFoundPage from "./components/NotFoundPage";
 import AboutPage from "./features/about/AboutPage";
 import ProfilePage from "./features/account/ProfilePage";
@@ -21,6 +22,12 @@ import ProductListPage from "./features/catalog/ProductListPage";
 import ProductPage from "./features/product/ProductPage";
 import { en } from "./i18n/en";
 import { es } from "./i18n/es";
+import { accountEn } from "./i18n/account-en";
+import { accountEs } from "./i18n/account-es";
+import { shoppingEn } from "./i18n/shopping-en";
+import { shoppingEs } from "./i18n/shopping-es";
+import { adminEn } from "./i18n/admin-en";
+import { adminEs } from "./i18n/admin-es";
 import { renderInLanguage, type Language } from "./i18n";
 
 /**
@@ -49,6 +56,15 @@ const pages: Pages = {
   NotFoundPage,
 };
 
+// The pages' lazy sections (components/lazy-section.tsx) render synchronously from here on: never a fallback.
+await loadLazySections();
+
+/** The server renders any page: it holds every text. */
+const texts = {
+  en: { core: en, packs: { account: accountEn, shopping: shoppingEn, admin: adminEn } },
+  es: { core: es, packs: { account: accountEs, shopping: shoppingEs, admin: adminEs } },
+};
+
 export interface RenderRequest {
   /** Path and query, as the browser asked for it. */
   url: string;
@@ -59,7 +75,7 @@ export interface RenderRequest {
 
 export function render({ url, language, replies }: RenderRequest): string {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  const html = renderInLanguage(language, language === "es" ? es : en, () =>
+  const html = renderInLanguage(language, texts[language], () =>
     renderWithBootReplies(replies, () =>
       renderToString(
         <StrictMode>

@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from "react";
 import { Route, Routes } from "react-router";
-import { loadAdminTexts } from "@/i18n";
+import { lazyWithTexts } from "@/i18n";
+import { PAGE_TEXTS } from "./page-texts";
 import { RequireAdmin, RequireUser } from "./guards";
 import { Layout } from "./Layout";
 
@@ -13,20 +14,27 @@ export const lazyPages = {
   ProductListPage: lazy(() => import("@/features/catalog/ProductListPage")),
   ProductPage: lazy(() => import("@/features/product/ProductPage")),
   AboutPage: lazy(() => import("@/features/about/AboutPage")),
-  LoginPage: lazy(() => import("@/features/auth/LoginPage")),
-  ForgotPasswordPage: lazy(() => import("@/features/auth/ForgotPasswordPage")),
-  ResetPasswordPage: lazy(() => import("@/features/auth/ResetPasswordPage")),
-  ProfilePage: lazy(() => import("@/features/account/ProfilePage")),
-  PurchasesPage: lazy(() => import("@/features/account/PurchasesPage")),
-  OrderPage: lazy(() => import("@/features/account/OrderPage")),
-  CartPage: lazy(() => import("@/features/cart/CartPage")),
-  WishlistPage: lazy(() => import("@/features/cart/WishlistPage")),
-  CheckoutPage: lazy(() => import("@/features/checkout/CheckoutPage")),
-  PaymentResultPage: lazy(() => import("@/features/checkout/PaymentResultPage")),
-  // The back office's texts come with it: no storefront page carries them.
-  AdminApp: lazy(() =>
-    Promise.all([import("@/features/admin/AdminApp"), loadAdminTexts()]).then(([page]) => page),
+  LoginPage: lazyWithTexts(() => import("@/features/auth/LoginPage"), ...PAGE_TEXTS.LoginPage),
+  ForgotPasswordPage: lazyWithTexts(
+    () => import("@/features/auth/ForgotPasswordPage"),
+    ...PAGE_TEXTS.ForgotPasswordPage,
   ),
+  ResetPasswordPage: lazyWithTexts(
+    () => import("@/features/auth/ResetPasswordPage"),
+    ...PAGE_TEXTS.ResetPasswordPage,
+  ),
+  ProfilePage: lazyWithTexts(() => import("@/features/account/ProfilePage"), ...PAGE_TEXTS.ProfilePage),
+  PurchasesPage: lazyWithTexts(() => import("@/features/account/PurchasesPage"), ...PAGE_TEXTS.PurchasesPage),
+  OrderPage: lazyWithTexts(() => import("@/features/account/OrderPage"), ...PAGE_TEXTS.OrderPage),
+  CartPage: lazyWithTexts(() => import("@/features/cart/CartPage"), ...PAGE_TEXTS.CartPage),
+  WishlistPage: lazyWithTexts(() => import("@/features/cart/WishlistPage"), ...PAGE_TEXTS.WishlistPage),
+  CheckoutPage: lazyWithTexts(() => import("@/features/checkout/CheckoutPage"), ...PAGE_TEXTS.CheckoutPage),
+  PaymentResultPage: lazyWithTexts(
+    () => import("@/features/checkout/PaymentResultPage"),
+    ...PAGE_TEXTS.PaymentResultPage,
+  ),
+  // The back office's texts come with it: no storefront page carries them.
+  AdminApp: lazyWithTexts(() => import("@/features/admin/AdminApp"), ...PAGE_TEXTS.AdminApp),
   NotFoundPage: lazy(() => import("@/components/NotFoundPage")),
 };
 

@@ -1,7 +1,8 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { useSession } from "@/api/session";
+import { lazyWithTexts } from "@/i18n";
 
-const NewsletterOptIn = lazy(() => import("./NewsletterOptIn"));
+const NewsletterOptIn = lazyWithTexts(() => import("./NewsletterOptIn"), "account");
 
 /** The home page's newsletter block (SPEC.md §2): for logged-in users only, so guests never load its code. */
 export function NewsletterBlock() {

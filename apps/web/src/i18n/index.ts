@@ -1,6 +1,5 @@
-import { useCallback, useSyncExternalStore } from "react";
-import type { AdminMessages } from "./admin-en";
-import { en, type Messages } from "./en";
+import { lazy, useCallback, useSyncExternalStore, type ComponentType } from "react";
+import { en } from "./en";
 
 /**
  * A small translator instead of i18next (ADR 0006): nested keys, `{{name}}` placeholders, `_one`/`_other`
@@ -9,35 +8,63 @@ import { en, type Messages } from "./en";
  */
 export type Language = "en" | "es";
 export type Translate = (key: string, values?: Record<string, string | number>) => string;
+type Dictionary = Readonly<Record<string, unknown>>;
 
-const dictionaries: Partial<Record<Language, Messages>> = { en };
+/**
+ * Texts only some screens show, each a chunk per language loaded with them (app/router.tsx): the catalogue's
+ * pages carry none of them (ADR 0006, issue 24).
+ */
+const PACKS = {
+  account: {
+    en: () => import("./account-en").then((pack) => pack.accountEn),
+    es: () => import("./account-es").then((pack) => pack.accountEs),
+  },
+  shopping: {
+    en: () => import("./shopping-en").then((pack) => pack.shoppingEn),
+    es: () => import("./shopping-es").then((pack) => pack.shoppingEs),
+  },
+  admin: {
+    en: () => import("./admin-en").then((pack) => pack.adminEn),
+    es: () => import("./admin-es").then((pack) => pack.adminEs),
+  },
+} satisfies Record<string, Record<Language, () => Promise<Dictionary>>>;
+export type TextPack = keyof typeof PACKS;
+
+/** Per language: the texts every page may show, then the packs loaded so far. */
+const dictionaries: Record<Language, { core?: Dictionary; packs: Partial<Record<TextPack, Dictionary>> }> = {
+  en: { core: en, packs: {} },
+  es: { packs: {} },
+};
+const wantedPacks = new Set<TextPack>();
 const pluralRules = new Map<Language, Intl.PluralRules>();
 const listeners = new Set<() => void>();
 let current: Language = "en";
 
-/** The back office's texts (admin-en.ts, admin-es.ts), loaded with the admin area only. */
-const adminDictionaries: Partial<Record<Language, AdminMessages>> = {};
-let adminTextsWanted = false;
-
-async function loadAdminDictionary(language: Language): Promise<void> {
-  if (adminDictionaries[language]) return;
-  adminDictionaries[language] =
-    language === "es" ? (await import("./admin-es")).adminEs : (await import("./admin-en")).adminEn;
+async function loadPack(language: Language, pack: TextPack): Promise<void> {
+  dictionaries[language].packs[pack] ??= await PACKS[pack][language]();
 }
 
-/** Spanish is its own chunk, so English visitors never download it. */
+/** Spanish is its own chunk, so English visitors never download it; with it the packs asked for so far. */
 async function loadDictionary(language: Language): Promise<void> {
-  if (!dictionaries[language]) dictionaries[language] = (await import("./es")).es;
-  if (adminTextsWanted) await loadAdminDictionary(language);
+  dictionaries[language].core ??= (await import("./es")).es;
+  await Promise.all([...wantedPacks].map((pack) => loadPack(language, pack)));
 }
 
 /**
- * Before the back office first renders (app/router.tsx): its texts in the current language and in English,
- * the fallback. From then on a change of language loads them too. No storefront page carries them (ADR 0006).
+ * Before a screen that shows a pack's texts first renders (app/router.tsx): the pack in the current language
+ * and in English, the fallback. From then on a change of language loads it too.
  */
-export async function loadAdminTexts(): Promise<void> {
-  adminTextsWanted = true;
-  await Promise.all([loadAdminDictionary("en"), loadAdminDictionary(current)]);
+export async function loadTexts(...packs: TextPack[]): Promise<void> {
+  packs.forEach((pack) => wantedPacks.add(pack));
+  await Promise.all(packs.flatMap((pack) => [loadPack("en", pack), loadPack(current, pack)]));
+}
+
+/** React.lazy of a component that first renders once its texts' packs are loaded too. */
+export function lazyWithTexts<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  ...packs: TextPack[]
+) {
+  return lazy(async () => (await Promise.all([load(), loadTexts(...packs)]))[0]);
 }
 
 function savedLanguage(): Language | null {
@@ -77,9 +104,16 @@ export async function setLanguage(language: Language): Promise<void> {
 
 export const currentLanguage = (): Language => current;
 
-/** The server's render (entry-server.tsx) in the request's language; synchronous, so no other render interleaves. */
-export function renderInLanguage<T>(language: Language, messages: Messages, render: () => T): T {
-  dictionaries[language] = messages;
+/**
+ * The server's render (entry-server.tsx) in the request's language, every pack included; synchronous, so no
+ * other render interleaves.
+ */
+export function renderInLanguage<T>(
+  language: Language,
+  texts: { core: Dictionary; packs: Record<TextPack, Dictionary> },
+  render: () => T,
+): T {
+  dictionaries[language] = texts;
   const previous = current;
   current = language;
   try {
@@ -89,15 +123,19 @@ export function renderInLanguage<T>(language: Language, messages: Messages, rend
   }
 }
 
-function lookup(messages: Messages | AdminMessages | undefined, key: string): string | undefined {
+function lookup(messages: Dictionary | undefined, key: string): string | undefined {
   let node: unknown = messages;
   for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
   return typeof node === "string" ? node : undefined;
 }
 
-/** A text of the storefront's dictionary, else of the back office's once it is loaded. */
-const find = (language: Language, key: string) =>
-  lookup(dictionaries[language], key) ?? lookup(adminDictionaries[language], key);
+/** A text of the language's dictionary, else of the packs loaded so far. */
+function find(language: Language, key: string): string | undefined {
+  const { core, packs } = dictionaries[language];
+  let text = lookup(core, key);
+  for (const pack of Object.values(packs)) text ??= lookup(pack, key);
+  return text;
+}
 
 export function translate(language: Language, key: string, values?: Record<string, string | number>): string {
   let text: string | undefined;

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
@@ -8,9 +8,13 @@ import { showToast } from "@/components/ui/toast";
 import { AuthCard, SuccessNote } from "./AuthCard";
 import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
-import { LoginForm } from "./LoginForm";
-import { RegisterForm } from "./RegisterForm";
-import { PASSWORD_CHANGED } from "./ResetPasswordPage";
+import { PASSWORD_CHANGED } from "./login-notice";
+
+// The forms after the e-mail step come with the server's answer to it, not with the page (issue 24).
+const loadLoginForm = () => import("./LoginForm");
+const loadRegisterForm = () => import("./RegisterForm");
+const LoginForm = lazy(() => loadLoginForm().then((module) => ({ default: module.LoginForm })));
+const RegisterForm = lazy(() => loadRegisterForm().then((module) => ({ default: module.RegisterForm })));
 
 /**
  * `password` is set only right after signing up: the Login form opens filled in (issue 23 point 6). It
@@ -58,7 +62,9 @@ export function LoginPage() {
   };
 
   const emailChecked = async (email: string) => {
-    const reply = await checkEmail(email);
+    const reply = await Promise.all([checkEmail(email), loadLoginForm(), loadRegisterForm()]).then(
+      ([reply]) => reply,
+    );
     if (reply.msg.includes("doesn't")) setStep({ kind: "register", email });
     else if (reply.googleUser) await signInWithGoogle();
     else setStep({ kind: "login", email });
@@ -85,21 +91,24 @@ export function LoginPage() {
           google={googleClientId ? () => void signInWithGoogle() : undefined}
         />
       )}
-      {step.kind === "login" && (
-        <LoginForm
-          email={step.email}
-          password={step.password}
-          onSignedIn={signedIn}
-          onOtherEmail={() => setStep({ kind: "email" })}
-        />
-      )}
-      {step.kind === "register" && (
-        <RegisterForm
-          email={step.email}
-          onRegistered={(email, password) => setStep({ kind: "login", email, password })}
-          onOtherEmail={() => setStep({ kind: "email" })}
-        />
-      )}
+      {/* Only after a password reset does the page open on the Login form, before its code is here. */}
+      <Suspense fallback={null}>
+        {step.kind === "login" && (
+          <LoginForm
+            email={step.email}
+            password={step.password}
+            onSignedIn={signedIn}
+            onOtherEmail={() => setStep({ kind: "email" })}
+          />
+        )}
+        {step.kind === "register" && (
+          <RegisterForm
+            email={step.email}
+            onRegistered={(email, password) => setStep({ kind: "login", email, password })}
+            onOtherEmail={() => setStep({ kind: "email" })}
+          />
+        )}
+      </Suspense>
     </AuthCard>
   );
 }

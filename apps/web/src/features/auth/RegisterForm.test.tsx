@@ -1,6 +1,10 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { RegisterForm } from "./RegisterForm";
+import { loadTexts } from "@/i18n";
+
+// The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
+beforeAll(() => loadTexts("account"));
 
 afterEach(() => {
   cleanup();

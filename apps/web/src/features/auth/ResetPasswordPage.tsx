@@ -17,9 +17,7 @@ import { failureText, linkButtonClass } from "@/components/form";
 import { AuthCard } from "./AuthCard";
 import { resetPassword } from "./password-api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
-
-/** What LoginPage shows after a password was reset (router state, with the e-mail; never in the URL). */
-export const PASSWORD_CHANGED = "passwordChanged";
+import { PASSWORD_CHANGED } from "./login-notice";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 

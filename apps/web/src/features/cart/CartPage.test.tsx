@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ReactNode } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
@@ -7,6 +7,10 @@ import type { SaleTerms } from "@voltio/domain/discount";
 import type { GuestLine } from "@/api/guest-lists";
 import { ToastHost } from "@/components/ui/ToastHost";
 import { CartPage } from "./CartPage";
+import { loadTexts } from "@/i18n";
+
+// The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
+beforeAll(() => loadTexts("shopping"));
 
 const thirdFree: SaleTerms = { id: 2, percentage: 100, day: "all", productAmount: 2 };
 

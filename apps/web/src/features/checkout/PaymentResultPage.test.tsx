@@ -1,10 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ReactNode } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 import { cleanup, render, screen } from "@testing-library/react";
 import type { FeedbackReply } from "@voltio/domain/payments";
 import { PaymentResultPage } from "./PaymentResultPage";
+import { loadTexts } from "@/i18n";
+
+// The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
+beforeAll(() => loadTexts("shopping"));
 
 /**
  * Issue 21: the result page says what became of the payment, by the outcome the server verified with the

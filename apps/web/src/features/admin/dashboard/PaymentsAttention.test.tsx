@@ -4,10 +4,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { PaymentsAttention } from "./PaymentsAttention";
-import { loadAdminTexts } from "@/i18n";
+import { loadTexts } from "@/i18n";
 
 // The back office's texts, as the admin area loads them before its first render (app/router.tsx).
-beforeAll(() => loadAdminTexts());
+beforeAll(() => loadTexts("admin"));
 
 /** Issue 21: the dashboard says how many payments need attention, and leads to them; nothing when none. */
 const asked: string[] = [];

@@ -2,12 +2,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { useState } from "react";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { AdminPayment, RefundReply } from "@voltio/domain/payments";
-import { loadAdminTexts, translate } from "@/i18n";
+import { loadTexts, translate } from "@/i18n";
 import { RefundDialog } from "./RefundDialog";
 import { checkRefund, typedAmount } from "./refund-form";
 
 // The back office's texts, as the admin area loads them before its first render (app/router.tsx).
-beforeAll(() => loadAdminTexts());
+beforeAll(() => loadTexts("admin"));
 
 /**
  * Issue 21: the back office's refund — the amount prefilled with what is left and editable for a partial

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useRef } from "react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { useFormOnFirstUse, useTakeOver, type Handover } from "./form-on-first-use";
+
+afterEach(cleanup);
+
+/** A real form of two boxes, as a lazily loaded module would give it. */
+function makeModule(onSubmit: (values: Record<string, string>) => void) {
+  function RealForm({ handover }: { handover: Handover }) {
+    const formRef = useRef<HTMLFormElement>(null);
+    const submit = () => {
+      const form = formRef.current!;
+      onSubmit({ name: (form.elements.namedItem("name") as HTMLInputElement).value });
+    };
+    useTakeOver(formRef, handover, submit);
+    return (
+      <form ref={formRef} data-real onSubmit={(event) => (event.preventDefault(), submit())}>
+        <input aria-label="Name" name="name" defaultValue={handover.values.name} />
+        <input aria-label="City" name="city" defaultValue={handover.values.city} />
+        <button type="submit">Send</button>
+      </form>
+    );
+  }
+  return { RealForm };
+}
+
+function Harness({ load }: { load: () => Promise<ReturnType<typeof makeModule>> }) {
+  const { loaded, plainForm } = useFormOnFirstUse(load);
+  if (loaded) return <loaded.module.RealForm handover={loaded.handover} />;
+  return (
+    <form {...plainForm}>
+      <input aria-label="Name" name="name" defaultValue="" />
+      <input aria-label="City" name="city" defaultValue="" />
+      <button type="submit">Send</button>
+    </form>
+  );
+}
+
+const real = () => document.querySelector("form[data-real]");
+const nameBox = () => screen.getByRole("textbox", { name: "Name" }) as HTMLInputElement;
+
+describe("useFormOnFirstUse", () => {
+  it("loads nothing until the visitor types, then hands over the text, the focus and the caret", async () => {
+    const load = vi.fn(() => Promise.resolve(makeModule(vi.fn())));
+    render(<Harness load={load} />);
+    expect(load).not.toHaveBeenCalled();
+
+    const plain = nameBox();
+    plain.focus();
+    fireEvent.input(plain, { target: { value: "María José" } });
+    plain.setSelectionRange(2, 5);
+    await waitFor(() => expect(real()).not.toBeNull());
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(nameBox()).not.toBe(plain);
+    expect(nameBox().value).toBe("María José");
+    expect(document.activeElement).toBe(nameBox());
+    expect([nameBox().selectionStart, nameBox().selectionEnd]).toEqual([2, 5]);
+  });
+
+  it("submits once with the real form what was submitted before its code came", async () => {
+    const onSubmit = vi.fn();
+    render(<Harness load={() => Promise.resolve(makeModule(onSubmit))} />);
+    fireEvent.input(nameBox(), { target: { value: "Ana" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ name: "Ana" }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks again on the next keystroke when the code could not be loaded", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const load = vi
+      .fn<() => Promise<ReturnType<typeof makeModule>>>()
+      .mockRejectedValueOnce(new Error("offline"))
+      .mockResolvedValue(makeModule(vi.fn()));
+    render(<Harness load={load} />);
+    fireEvent.input(nameBox(), { target: { value: "A" } });
+    await waitFor(() => expect(console.error).toHaveBeenCalled());
+    expect(real()).toBeNull();
+    fireEvent.input(nameBox(), { target: { value: "An" } });
+    await waitFor(() => expect(real()).not.toBeNull());
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(nameBox().value).toBe("An");
+  });
+});

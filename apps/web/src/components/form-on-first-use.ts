@@ -1,0 +1,88 @@
+import { useCallback, useLayoutEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import { flushSync } from "react-dom";
+
+/** What the plain form held when the real one took over. */
+export interface Handover {
+  /** Each named box's text. */
+  values: Record<string, string>;
+  /** The box that had the focus, with its caret. */
+  focused: { name: string; start: number | null; end: number | null } | null;
+  /** The visitor submitted the plain form: the real one submits as soon as it is drawn. */
+  submitted: boolean;
+}
+
+/** Reads a plain form's boxes, the focused one and its caret. */
+export function handoverOf(form: HTMLFormElement, submitted: boolean): Handover {
+  const values: Record<string, string> = {};
+  let focused: Handover["focused"] = null;
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement) || !element.name) continue;
+    values[element.name] = element.value;
+    if (element === document.activeElement)
+      focused = { name: element.name, start: element.selectionStart, end: element.selectionEnd };
+  }
+  return { values, focused, submitted };
+}
+
+/**
+ * The form's library code (react-hook-form, zod and the form's schema: ~40 KB gzipped) is fetched when the
+ * visitor first types in the form or submits it, not with the page (issue 24). Until then the page draws the
+ * same markup with plain boxes (`plainForm` goes on its <form>); once the code is here, `Form` replaces it in
+ * one synchronous render, so no keystroke falls between reading the boxes and drawing the real ones.
+ */
+export function useFormOnFirstUse<Module>(load: () => Promise<Module>) {
+  const [loaded, setLoaded] = useState<{ module: Module; handover: Handover } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const loading = useRef<Promise<Module | null> | null>(null);
+  const submitted = useRef(false);
+
+  const start = useCallback(() => {
+    loading.current ??= load().then(
+      (module) => {
+        const form = formRef.current;
+        if (form) flushSync(() => setLoaded({ module, handover: handoverOf(form, submitted.current) }));
+        return module;
+      },
+      (error: unknown) => {
+        // Offline for a moment: the next keystroke or submit asks again.
+        loading.current = null;
+        console.error("The form's code could not be loaded", error);
+        return null;
+      },
+    );
+  }, [load]);
+
+  const plainForm = {
+    ref: formRef,
+    onInput: start,
+    onSubmit: (event: FormEvent) => {
+      event.preventDefault();
+      submitted.current = true;
+      start();
+    },
+  };
+  return { loaded, plainForm };
+}
+
+/**
+ * In the real form, on its first render: the focus and caret back where they were in the plain form, and
+ * the submit the visitor made before the code arrived.
+ */
+export function useTakeOver(
+  formRef: RefObject<HTMLFormElement | null>,
+  handover: Handover,
+  submit: () => void,
+) {
+  useLayoutEffect(() => {
+    const box = handover.focused && formRef.current?.elements.namedItem(handover.focused.name);
+    if (box instanceof HTMLInputElement) {
+      box.focus();
+      // E-mail boxes have no caret position to read or set.
+      const { start, end } = handover.focused!;
+      if (start !== null) box.setSelectionRange(start, end);
+    }
+    if (handover.submitted) submit();
+    // Once, as the real form first appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
