@@ -1,6 +1,6 @@
 // The plain test: these journeys hold the script back themselves (fixtures.ts would wait for hydration).
 import { expect, test, type Page } from "@playwright/test";
-import { clickForToast } from "./fixtures";
+import { clickForToast, newShopper, signIn } from "./fixtures";
 
 /**
  * Storefront pages arrive rendered by the server and the browser hydrates them (ADR 0006): the content is
@@ -9,11 +9,11 @@ import { clickForToast } from "./fixtures";
  * tests: apps/server/src/modules/web/pages.test.ts and seo.test.ts.
  */
 
-/** Holds the app's script back until `release()`, so a test can look at the page as the server sent it. */
-async function holdScripts(page: Page) {
+/** Holds the app's script (or other chunks) back until `release()`, to look at the page as the server sent it. */
+async function holdScripts(page: Page, chunks = /\/assets\/app-[\w-]+\.js$/) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/app-[\w-]+\.js$/, async (route) => {
+  await page.route(chunks, async (route) => {
     await released;
     await route.continue();
   });
@@ -81,5 +81,50 @@ test("a visitor who chose Spanish gets Spanish pages on the next visit, with no 
   await expect(page.getByRole("link", { name: "Saltar al contenido" })).toBeAttached();
   release();
   await expect(page.getByRole("combobox", { name: "Idioma" })).toHaveValue("es");
+  expect(errors).toEqual([]);
+});
+
+/** The product page's sections whose code comes after the page's (components/lazy-section.tsx). */
+const SECTION_CHUNKS = /\/assets\/(ReviewsSection|RelatedProducts|StockAlert)-[\w-]+\.js$/;
+
+test("a product page's later sections stay as the server sent them until their code arrives", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  const release = await holdScripts(page, SECTION_CHUNKS);
+  await page.goto("/product/1", { waitUntil: "domcontentloaded" });
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  // The page above works while the reviews' code is on its way, and the reviews show what the server sent.
+  await clickForToast(page, page.getByRole("button", { name: "Add to cart" }), "Added to the cart !");
+  const reviews = page.getByRole("region", { name: "Reviews" });
+  const logInLink = reviews.getByRole("link", { name: "Log in to review" });
+  await expect(logInLink).toBeVisible();
+  const serverLink = await logInLink.elementHandle();
+  const before = await reviews.boundingBox();
+
+  const reviewsAsked = page.waitForRequest(/\/api\/comment\?productId=1$/);
+  release();
+  // Hydrated: the section asks for the reviews itself, in the same place, on the server's nodes.
+  await reviewsAsked;
+  await expect(reviews.getByText("No reviews yet.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Related products" })).toBeVisible();
+  expect(await serverLink!.evaluate((node) => node.isConnected)).toBe(true);
+  expect(await reviews.boundingBox()).toMatchObject({ x: before!.x, y: before!.y });
+  expect(errors).toEqual([]);
+});
+
+test("a signed-in shopper's product page hydrates sections whose code comes after the session", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  await signIn(page, await newShopper(page.request));
+  const release = await holdScripts(page, SECTION_CHUNKS);
+  const session = page.waitForResponse(/\/api\/user$/);
+  await page.goto("/product/1", { waitUntil: "domcontentloaded" });
+  await session;
+  await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
+  // The server rendered a guest's view: the sections hydrate from it, then show the shopper's.
+  release();
+  await expect(page.getByText("Only buyers can review")).toBeVisible();
   expect(errors).toEqual([]);
 });

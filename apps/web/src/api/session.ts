@@ -63,9 +63,16 @@ export function useSession() {
       window.removeEventListener("storage", onStorage);
     };
   }, [client]);
-  const user = query.data ?? null;
   // The server renders every page for a guest: the stored login counts from the first client render on.
   const loginStored = useSyncExternalStore(noSubscription, tokens.present, () => false);
+  // So does the user: a lazy section (components/lazy-section.tsx) hydrates when its code arrives, maybe
+  // after the user has loaded, and its hydration must render what the server did.
+  const hydrating = useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
+  const user = hydrating ? null : (query.data ?? null);
   return {
     user,
     pending: query.isPending && loginStored,

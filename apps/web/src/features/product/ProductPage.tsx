@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
@@ -15,14 +16,20 @@ import { focusRingClass } from "@/components/ui/focus-ring";
 import { BuyButton } from "./BuyButton";
 import { descriptionBullets } from "@voltio/domain/description";
 import { ImageSlider } from "./ImageSlider";
-import { RelatedProducts } from "./RelatedProducts";
-import { ReviewsSection } from "./ReviewsSection";
 import { RatingSummary } from "@/components/ui/Stars";
 import { textLinkClass } from "@/components/ui/text-link";
 import { StockText } from "./StockText";
-import { StockAlert } from "./StockAlert";
 import { categoryListingPath } from "@/components/paths";
 import { LoadError } from "@/components/LoadError";
+import { lazySection } from "@/components/lazy-section";
+
+// Below the fold, or only for a sold-out product: their code (the review form and its order queries, the
+// carousel, the back-in-stock request) comes after the page's.
+const ReviewsSection = lazySection(() => import("./ReviewsSection").then((module) => module.ReviewsSection));
+const RelatedProducts = lazySection(() =>
+  import("./RelatedProducts").then((module) => module.RelatedProducts),
+);
+const StockAlert = lazySection(() => import("./StockAlert").then((module) => module.StockAlert));
 
 function ProductSkeleton() {
   return (
@@ -47,6 +54,12 @@ export function ProductPage() {
   const { data: product, error, isPending, refetch } = useProduct(id);
   const { today, globalSales } = usePricingContext();
   usePageTitle(product ? t("titles.page", { page: product.title }) : undefined);
+  // Fetched while the product loads: a page the browser draws itself shows them with it, not after.
+  useEffect(() => {
+    void ReviewsSection.preload();
+    void RelatedProducts.preload();
+    void StockAlert.preload();
+  }, []);
 
   if (!validId || (error instanceof ApiError && error.status === 404)) {
     return <NotFoundPage message={t("product.notFound")} />;

@@ -11,7 +11,8 @@ import { useSession } from "@/api/session";
 import { LazyConfirmDialog } from "@/components/LazyConfirmDialog";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
-import { StarPicker, Stars } from "@/components/ui/Stars";
+import { Stars } from "@/components/ui/Stars";
+import { StarPicker } from "@/components/ui/StarPicker";
 import { textLinkClass } from "@/components/ui/text-link";
 
 /** SPEC.md §4 Review: the page reloads after a review is created or deleted. */
