@@ -8,6 +8,7 @@ import type {
   User,
   UserUpdate,
 } from "@voltio/domain/account";
+import { bootReply } from "./boot-data";
 import { ApiError, apiFetch, SESSION_EVENT } from "./client";
 import { mergeGuestLists } from "./login-merge";
 import { SESSION_KEY } from "./session-key";
@@ -92,6 +93,8 @@ export function useAuthOptions() {
   return useQuery({
     queryKey: ["auth-options"],
     queryFn: () => apiFetch<AuthOptions>("/auth/options"),
+    // The login page's HTML carries it: Google's button is drawn with the page, not after a request.
+    ...bootReply<AuthOptions>("/auth/options"),
     staleTime: Infinity,
   });
 }

@@ -47,13 +47,30 @@ describe("server rendering", () => {
   });
 
   it("pages other than the storefront's stay a shell the browser draws", async () => {
-    for (const path of ["/login", "/user", "/admin/products"]) {
+    for (const path of ["/user", "/admin/products"]) {
       expect(await html(path), path).toContain('<div id="root"></div>');
     }
     // The shell names its language too (issue 24): a Spanish back office is read as Spanish.
     expect(await html("/admin/products", { cookie: "lang=es" })).toContain('<html lang="es">');
     expect(await html("/cart", { "accept-language": "es-ES" })).toContain('<html lang="es">');
     expect(await html("/cart")).toContain('<html lang="en">');
+  });
+
+  it("the login page comes drawn, with its texts' chunk in the visitor's language and the sign-in options", async () => {
+    const english = await html("/login");
+    expect(english).toMatch(/<div id="root" data-language="en">.*Put you mail to register or login/s);
+    expect(english).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/LoginPage-[^"]+\.js">/);
+    expect(english).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/account-en-[^"]+\.js">/);
+    expect(english).not.toMatch(/account-es-/);
+    const boot = JSON.parse(
+      english.match(/<script type="application\/json" id="boot-data">(.*?)<\/script>/s)![1]!,
+    );
+    expect(boot.replies["/auth/options"]).toEqual((await t.app.inject({ url: "/api/auth/options" })).json());
+    // Spanish: the Spanish texts the browser needs before drawing, the account's among them.
+    const spanish = await html("/login", { cookie: "lang=es" });
+    expect(spanish).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/es-[^"]+\.js">/);
+    expect(spanish).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/account-es-[^"]+\.js">/);
+    expect(spanish).not.toMatch(/account-en-/);
   });
 
   it("the HTML starts loading the page's chunks and carries the first API replies", async () => {

@@ -17,10 +17,14 @@ export const PAGE_SOURCES = {
   listing: "src/features/catalog/ProductListPage.tsx",
   product: "src/features/product/ProductPage.tsx",
   about: "src/features/about/AboutPage.tsx",
+  login: "src/features/auth/LoginPage.tsx",
   notFound: "src/components/NotFoundPage.tsx",
 } as const;
 
 export type Page = keyof typeof PAGE_SOURCES;
+
+/** The text packs a page renders with, as apps/web/src/app/page-texts.ts lists them. */
+export const PAGE_TEXT_PACKS: Partial<Record<Page, readonly string[]>> = { login: ["account"] };
 
 export function loadManifest(webDist: string): Manifest | null {
   const file = join(webDist, ".vite/manifest.json");
@@ -33,8 +37,11 @@ export function loadManifest(webDist: string): Manifest | null {
   return manifest;
 }
 
-/** The chunk files a page needs beyond the entry's own (which the HTML already loads). */
-export function pageChunks(manifest: Manifest | null, page: Page): string[] {
+/**
+ * The chunk files a page needs beyond the entry's own (which the HTML already loads): its own, and its texts
+ * in the page's language (Spanish ones the browser loads before it draws anything).
+ */
+export function pageChunks(manifest: Manifest | null, page: Page, language: "en" | "es" = "en"): string[] {
   if (!manifest) return [];
   const loadedByEntry = new Set<string>();
   const walk = (key: string, into: Set<string>) => {
@@ -45,6 +52,8 @@ export function pageChunks(manifest: Manifest | null, page: Page): string[] {
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) walk(key, loadedByEntry);
   const needed = new Set<string>();
   walk(PAGE_SOURCES[page], needed);
+  if (language === "es") walk("src/i18n/es.ts", needed);
+  for (const pack of PAGE_TEXT_PACKS[page] ?? []) walk(`src/i18n/${pack}-${language}.ts`, needed);
   return [...needed].filter((key) => !loadedByEntry.has(key)).map((key) => `/${manifest[key]!.file}`);
 }
 
@@ -52,9 +61,13 @@ export function pageChunks(manifest: Manifest | null, page: Page): string[] {
  * Link tags that start, while the HTML is still arriving, what the page would otherwise only ask for after
  * the main script has run: its lazy chunks and its main picture.
  */
-export function preloadTags(manifest: Manifest | null, page: Page, image?: string): string {
+export function preloadTags(
+  manifest: Manifest | null,
+  page: Page,
+  { image, language = "en" }: { image?: string; language?: "en" | "es" } = {},
+): string {
   // crossorigin: module scripts load in CORS mode; the preload must match to be reused.
-  const chunks = pageChunks(manifest, page).map(
+  const chunks = pageChunks(manifest, page, language).map(
     (file) => `<link rel="modulepreload" crossorigin href="${escapeXml(file)}">`,
   );
   const picture = image

@@ -92,12 +92,12 @@ export function webRoutes(
     const sendPage = async (request: FastifyRequest, reply: FastifyReply, options: PageReply) => {
       const { head, status = 200, page, image } = options;
       const replies = await bootReplies(app, options.replies);
-      const preloads = (page ? preloadTags(manifest, page, image) : "") + bootDataTag(replies);
+      const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
+      const preloads = (page ? preloadTags(manifest, page, { image, language }) : "") + bootDataTag(replies);
       // Function replacements: rendered text may contain "$&" and the like.
       let html = shell.html
         .replace(/<title>.*?<\/title>/s, "")
         .replace("<!--head-->", () => head.html + preloads);
-      const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
       // Every page, the shell the browser draws (cart, admin…) too, names the language it will be read in.
       html = html.replace('<html lang="en">', () => `<html lang="${language}">`);
       if (renderer && page) {
@@ -125,7 +125,7 @@ export function webRoutes(
 
     /** Storefront pages whose chunks and data the HTML starts loading (preload.ts). */
     const pageOf = (path: string): Page | null =>
-      path === "/" ? "home" : path === "/profiles" ? "about" : null;
+      path === "/" ? "home" : path === "/profiles" ? "about" : path === "/login" ? "login" : null;
 
     app.get("/robots.txt", async (_request, reply) =>
       reply
@@ -225,7 +225,12 @@ export function webRoutes(
         head: pageHead(path, config.publicUrl),
         status: known ? 200 : 404,
         page,
-        replies: page === "home" ? [...SHARED_REPLIES, ALL_CATEGORIES, "/sale"] : SHARED_REPLIES,
+        replies:
+          page === "home"
+            ? [...SHARED_REPLIES, ALL_CATEGORIES, "/sale"]
+            : page === "login"
+              ? [...SHARED_REPLIES, "/auth/options"]
+              : SHARED_REPLIES,
       });
     });
   };
