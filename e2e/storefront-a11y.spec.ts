@@ -36,6 +36,11 @@ const PAGES = [
     ready: (page: Page) => page.getByRole("main").getByText("This Wishlist is empty"),
   },
   {
+    name: "login",
+    path: "/login",
+    ready: (page: Page) => page.getByRole("textbox", { name: "E-mail" }),
+  },
+  {
     name: "about us",
     path: "/profiles",
     ready: (page: Page) => page.getByRole("heading", { name: "About us" }),

@@ -31,7 +31,7 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-for (const path of ["/", "/products?offset=1", "/product/1", "/profiles", "/no-such-page"]) {
+for (const path of ["/", "/products?offset=1", "/product/1", "/profiles", "/login", "/no-such-page"]) {
   test(`${path} is shown before its script runs and hydrates without errors`, async ({ page }) => {
     const errors = collectErrors(page);
     const release = await holdScripts(page);
@@ -51,6 +51,27 @@ for (const path of ["/", "/products?offset=1", "/product/1", "/profiles", "/no-s
     expect(errors).toEqual([]);
   });
 }
+
+test("the login page's e-mail step takes what was typed and Continue before its form's code arrives", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  const release = await holdScripts(page, /\/assets\/EmailStepForm-[\w-]+\.js$/);
+  await page.goto("/login");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const box = page.getByRole("textbox", { name: "E-mail" });
+  await expect(box).toBeFocused();
+  await box.pressSequentially("shopper@voltio.test");
+  await box.press("Enter");
+  // Nothing is lost while the code is on its way: still the e-mail step, what was typed in the box.
+  await expect(page.getByRole("heading", { name: "Log in / Sign up" })).toBeVisible();
+  await expect(box).toHaveValue("shopper@voltio.test");
+  release();
+  // The real form submits what was there: the demo shopper's e-mail leads to the Login form.
+  await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Log in", exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+});
 
 test("a product page hydrates into a working page: the cart toggle responds", async ({ page }) => {
   const errors = collectErrors(page);
