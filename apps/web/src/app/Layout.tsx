@@ -36,13 +36,19 @@ export function Layout() {
         {t("nav.skipToContent")}
       </a>
       <Header />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none">
-        <Suspense fallback={null}>
+      {/* The footer comes with the page: drawn before a page the browser draws itself, it would be pushed
+          down when the page arrives (a layout shift). */}
+      <Suspense fallback={null}>
+        <main
+          id="main"
+          tabIndex={-1}
+          className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none"
+        >
           <Outlet />
           <HydratedMark />
-        </Suspense>
-      </main>
-      <Footer />
+        </main>
+        <Footer />
+      </Suspense>
       <ToastHost />
       <RoleChangeNotice />
     </div>

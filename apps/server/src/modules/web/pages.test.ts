@@ -54,6 +54,11 @@ describe("server rendering", () => {
     expect(await html("/admin/products", { cookie: "lang=es" })).toContain('<html lang="es">');
     expect(await html("/cart", { "accept-language": "es-ES" })).toContain('<html lang="es">');
     expect(await html("/cart")).toContain('<html lang="en">');
+    // The sales come with the shell: the cart and wishlist price their lines at once, no skeleton first.
+    const boot = JSON.parse(
+      (await html("/cart")).match(/<script type="application\/json" id="boot-data">(.*?)<\/script>/s)![1]!,
+    );
+    expect(boot.replies["/sale"]).toEqual((await t.app.inject({ url: "/api/sale" })).json());
   });
 
   it("the login page comes drawn, with its texts' chunk in the visitor's language and the sign-in options", async () => {

@@ -225,12 +225,14 @@ export function webRoutes(
         head: pageHead(path, config.publicUrl),
         status: known ? 200 : 404,
         page,
+        // The sales price the cart and wishlist of a page the browser draws (and the header's previews):
+        // with them at hand the lists show at once, not a skeleton first.
         replies:
           page === "home"
             ? [...SHARED_REPLIES, ALL_CATEGORIES, "/sale"]
             : page === "login"
               ? [...SHARED_REPLIES, "/auth/options"]
-              : SHARED_REPLIES,
+              : [...SHARED_REPLIES, "/sale"],
       });
     });
   };
