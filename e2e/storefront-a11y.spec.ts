@@ -1,4 +1,4 @@
-import { expect, test, type Page, expectNoSeriousAxeViolations } from "./fixtures";
+import { expect, expectNoSeriousAxeViolations, scrollToTheEnd, test, type Page } from "./fixtures";
 
 /** An axe audit of every storefront page, in both themes, with no serious or critical violation. */
 
@@ -57,6 +57,7 @@ for (const theme of ["light", "dark"] as const) {
     test(`${name} (${theme}) has no serious or critical axe violation`, async ({ page }) => {
       await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
       await page.goto(path);
+      await scrollToTheEnd(page);
       await expect(ready(page)).toBeVisible();
       await expectNoSeriousAxeViolations(page);
     });

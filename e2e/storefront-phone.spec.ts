@@ -1,5 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { ADMIN, expect, signIn, test, type Page } from "./fixtures";
+import { ADMIN, expect, scrollToTheEnd, signIn, test, type Page } from "./fixtures";
 
 /**
  * Issue 24 points 4 and 5 on a phone: the signed-in header fits in 120 px, discount badges stay off the
@@ -103,6 +103,7 @@ for (const width of [320, 390, 480]) {
 
       // A mouse's related products are mice, in a carousel (the home's carousels draw random categories).
       await page.goto("/product/11");
+      await scrollToTheEnd(page);
       const related = page.getByRole("region", {
         name: language === "en" ? "Related products" : "Productos relacionados",
       });

@@ -1,4 +1,4 @@
-import { clickForToast, expect, newShopper, signIn, test, type Page } from "./fixtures";
+import { clickForToast, expect, newShopper, scrollToTheEnd, signIn, test, type Page } from "./fixtures";
 
 /** Journeys of /product/:id (SPEC.md §2 Product detail, §4 Adding and Buy, §9 stock). */
 
@@ -133,6 +133,7 @@ for (const [width, pageSize] of [
   test(`the related carousel shows ${pageSize} products at ${width} px and wraps`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/product/11");
+    await scrollToTheEnd(page);
     const related = page.getByRole("region", { name: "Related products" });
     await expect(related).toHaveAttribute("data-per-view", String(pageSize));
     const visible = related.locator('li[data-visible="true"]');

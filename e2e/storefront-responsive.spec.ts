@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "./fixtures";
+import { expect, scrollToTheEnd, test, type Page } from "./fixtures";
 
 /** Every storefront page fits the narrowest supported screen without sideways scrolling (issue 3, point 8). */
 
@@ -29,6 +29,7 @@ for (const width of [360, 768, 1440]) {
       await expect(page.getByRole("contentinfo")).toBeVisible();
       // The delays start once the page has its categories (in the HTML): move the clock past them.
       await page.clock.runFor(2500);
+      await scrollToTheEnd(page);
       await expect(widest(page)).toBeVisible();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);

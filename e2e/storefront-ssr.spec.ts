@@ -121,9 +121,9 @@ test("a product page's later sections stay as the server sent them until their c
   const logInLink = reviews.getByRole("link", { name: "Log in to review" });
   await expect(logInLink).toBeVisible();
   const serverLink = await logInLink.elementHandle();
-  const before = await reviews.boundingBox();
-
   const reviewsAsked = page.waitForRequest(/\/api\/comment\?productId=1$/);
+  await reviews.scrollIntoViewIfNeeded();
+  const before = await reviews.boundingBox();
   release();
   // Hydrated: the section asks for the reviews itself, in the same place, on the server's nodes.
   await reviewsAsked;
@@ -132,6 +132,26 @@ test("a product page's later sections stay as the server sent them until their c
   expect(await serverLink!.evaluate((node) => node.isConnected)).toBe(true);
   expect(await reviews.boundingBox()).toMatchObject({ x: before!.x, y: before!.y });
   expect(errors).toEqual([]);
+});
+
+test("a first visit on a phone asks for the sections below the fold only when the shopper scrolls to them", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (SECTION_CHUNKS.test(request.url())) asked.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/product/1", { waitUntil: "networkidle" });
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  // In stock: no back-in-stock request; far below: no reviews or related products yet.
+  expect(asked).toEqual([]);
+  await page.getByRole("region", { name: "Reviews" }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole("heading", { name: "Related products" })).toBeVisible();
+  expect(asked.sort()).toEqual([
+    expect.stringMatching(/RelatedProducts-/),
+    expect.stringMatching(/ReviewsSection-/),
+  ]);
 });
 
 test("a signed-in shopper's product page hydrates sections whose code comes after the session", async ({
@@ -145,6 +165,7 @@ test("a signed-in shopper's product page hydrates sections whose code comes afte
   await session;
   await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
   // The server rendered a guest's view: the sections hydrate from it, then show the shopper's.
+  await page.getByRole("region", { name: "Reviews" }).scrollIntoViewIfNeeded();
   release();
   await expect(page.getByText("Only buyers can review")).toBeVisible();
   expect(errors).toEqual([]);

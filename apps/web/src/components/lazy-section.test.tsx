@@ -20,20 +20,15 @@ function Reviews({ title }: { title: string }) {
 /** A chunk that arrives when the test says so, with a count of how often it was asked for. */
 function chunk() {
   let arrive!: (component: ComponentType<{ title: string }>) => void;
-  let fail!: (error: Error) => void;
   const counter = { loads: 0 };
-  let next = () =>
-    new Promise<ComponentType<{ title: string }>>((resolve, reject) => ((arrive = resolve), (fail = reject)));
   const Section = lazySection(() => {
     counter.loads++;
-    return next();
+    return new Promise<ComponentType<{ title: string }>>((resolve) => (arrive = resolve));
   });
   return {
     Section,
     counter,
     arrive: (component = Reviews) => act(async () => arrive(component)),
-    fail: () => act(async () => fail(new Error("offline"))),
-    retryWith: (load: () => Promise<ComponentType<{ title: string }>>) => (next = load),
   };
 }
 
@@ -75,7 +70,7 @@ describe("lazySection", () => {
 
   it("the browser keeps the server's HTML until the chunk arrives, then hydrates those same nodes", async () => {
     const server = lazySection(() => Promise.resolve(Reviews));
-    await server.preload();
+    await loadLazySections();
     const container = document.createElement("div");
     container.innerHTML = renderToString(<Page Section={server} />);
     document.body.append(container);
@@ -103,7 +98,6 @@ describe("lazySection", () => {
 
   it("a page the browser draws shows the section when its code arrives, fetched once however often asked", async () => {
     const { Section, counter, arrive } = chunk();
-    void Section.preload();
     const { container } = render(<Page Section={Section} />);
     expect(container.textContent).toBe("Wireless mouse");
     await arrive();
@@ -115,14 +109,38 @@ describe("lazySection", () => {
     expect(screen.getByRole("button", { name: "Helpful (0)" })).toBeTruthy();
   });
 
-  it("a failed early fetch is quiet and the render asks again", async () => {
-    const { Section, counter, fail, retryWith } = chunk();
-    const preloaded = Section.preload();
-    await fail();
-    await expect(preloaded).resolves.toBeUndefined();
-    retryWith(() => Promise.resolve(Reviews));
-    render(<Page Section={Section} />);
-    expect(await screen.findByRole("button", { name: "Helpful (0)" })).toBeTruthy();
-    expect(counter.loads).toBe(2);
+  it("`until` keeps the server's HTML without asking for the code; once it settles the section hydrates", async () => {
+    const server = lazySection(() => Promise.resolve(Reviews));
+    await loadLazySections();
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(<Page Section={server} />);
+    document.body.append(container);
+    const serverButton = screen.getByRole("button", { name: "Helpful (0)" });
+
+    const { Section, counter, arrive } = chunk();
+    let scrolledNear!: () => void;
+    const near = new Promise<void>((resolve) => (scrolledNear = resolve));
+    const errors: unknown[] = [];
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <main>
+          <h1>Wireless mouse</h1>
+          <Section title="Reviews" until={near} />
+        </main>,
+        { onRecoverableError: (error) => errors.push(error) },
+      );
+    });
+    expect(counter.loads).toBe(0);
+    expect(screen.getByRole("button", { name: "Helpful (0)" })).toBe(serverButton);
+
+    await act(async () => scrolledNear());
+    expect(counter.loads).toBe(1);
+    expect(screen.getByRole("button", { name: "Helpful (0)" })).toBe(serverButton);
+    await arrive();
+    fireEvent.click(serverButton);
+    expect(serverButton.textContent).toBe("Helpful (1)");
+    expect(screen.getByRole("button")).toBe(serverButton);
+    expect(errors).toEqual([]);
   });
 });

@@ -1,11 +1,17 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { lazy, memo, Suspense, use, type ComponentType, type ReactNode } from "react";
 
 type Loaded<P> = { default: ComponentType<P> };
 
-export type LazySection<P> = ComponentType<P> & {
-  /** Starts fetching the code ahead of the first render. A failed fetch is tried again by the render. */
-  preload(): Promise<void>;
-};
+/**
+ * `until`: the section's code is asked for once this settles; until then the server's HTML of the section
+ * stays as it is (or nothing shows, on a page the browser draws). Below the fold, a page passes a signal of
+ * the shopper coming near (components/use-near-viewport.ts), so a first visit doesn't download it. A promise
+ * rather than a flag: a server-rendered boundary still waiting to hydrate can't take new props (React would
+ * wait for it to hydrate first), but it retries when what it waits on settles.
+ */
+type SectionProps<P> = P & { until?: PromiseLike<void> };
+
+export type LazySection<P> = ComponentType<SectionProps<P>>;
 
 /** Every section's loader, for the server to load them all before its first render. */
 const loaders: (() => Promise<void>)[] = [];
@@ -39,14 +45,19 @@ export function lazySection<P extends object>(load: () => Promise<ComponentType<
         ({ then: (resolve: (value: Loaded<P>) => void) => resolve(loaded!) } as unknown as Promise<Loaded<P>>)
       : loadOnce().then(() => loaded!),
   );
-  function LazySection(props: P) {
-    return (
-      <Suspense fallback={null}>
-        <Section {...props} />
-      </Suspense>
-    );
+  function LazySection({ until, ...props }: SectionProps<P>) {
+    const section = <Section {...(props as P)} />;
+    return <Suspense fallback={null}>{until ? <Until signal={until}>{section}</Until> : section}</Suspense>;
   }
-  return Object.assign(LazySection, { preload: () => loadOnce().catch(() => {}) });
+  // A server-rendered boundary that receives new props before it has hydrated is drawn again from scratch
+  // (its HTML dropped, then redrawn: a flash and a shift): the page re-rendering must not reach it.
+  return memo(LazySection);
+}
+
+/** Suspends until `signal` settles: React keeps the boundary's server HTML, or its fallback, meanwhile. */
+function Until({ signal, children }: { signal: PromiseLike<void>; children: ReactNode }) {
+  use(signal);
+  return children;
 }
 
 /** Loads the code of every section defined so far: the server's pages are all imported by then. */

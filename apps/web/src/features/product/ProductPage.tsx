@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
@@ -22,6 +21,7 @@ import { StockText } from "./StockText";
 import { categoryListingPath } from "@/components/paths";
 import { LoadError } from "@/components/LoadError";
 import { lazySection } from "@/components/lazy-section";
+import { useNearViewport } from "@/components/use-near-viewport";
 
 // Below the fold, or only for a sold-out product: their code (the review form and its order queries, the
 // carousel, the back-in-stock request) comes after the page's.
@@ -54,12 +54,8 @@ export function ProductPage() {
   const { data: product, error, isPending, refetch } = useProduct(id);
   const { today, globalSales } = usePricingContext();
   usePageTitle(product ? t("titles.page", { page: product.title }) : undefined);
-  // Fetched while the product loads: a page the browser draws itself shows them with it, not after.
-  useEffect(() => {
-    void ReviewsSection.preload();
-    void RelatedProducts.preload();
-    void StockAlert.preload();
-  }, []);
+  // Below the fold: their code comes as the shopper scrolls towards them, not with the page.
+  const [belowTheFold, nearBelowTheFold] = useNearViewport();
 
   if (!validId || (error instanceof ApiError && error.status === 404)) {
     return <NotFoundPage message={t("product.notFound")} />;
@@ -133,8 +129,10 @@ export function ProductPage() {
         </ul>
       </section>
 
-      <ReviewsSection productId={product.id} />
-      <RelatedProducts product={product} today={today} />
+      <div ref={belowTheFold} className="flex flex-col gap-16">
+        <ReviewsSection productId={product.id} until={nearBelowTheFold} />
+        <RelatedProducts product={product} today={today} until={nearBelowTheFold} />
+      </div>
     </div>
   );
 }
