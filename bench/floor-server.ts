@@ -15,6 +15,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { ratingAverage } from "@voltio/domain/reviews";
+import { AVAILABLE_STOCK_SQL } from "../apps/server/src/modules/inventory/stock";
 
 type Query = (name: string, text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -74,13 +75,15 @@ const linked = new Set(
 );
 const globalSales = sales.filter((sale) => !linked.has(sale.id));
 
-const ROWS = `select id, title, name, price_cents, shipping_cost_cents, stock, description,
+// The stock shown is Voltio's: the shelf less the checkouts' active holds (the same SQL, not a copy of it).
+const ROWS = `select p.id, p.title, p.name, p.price_cents, p.shipping_cost_cents, ${AVAILABLE_STOCK_SQL} as stock,
+  p.description,
   (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
-   from product_images i where i.product_id = products.id) as images,
+   from product_images i where i.product_id = p.id) as images,
   (select coalesce(json_agg(pc.category_id order by pc.category_id), '[]')
-   from product_categories pc where pc.product_id = products.id) as category_ids,
-  rating_sum, rating_count
-  from products where id = any($1::int[])`;
+   from product_categories pc where pc.product_id = p.id) as category_ids,
+  p.rating_sum, p.rating_count
+  from products p where p.id = any($1::int[])`;
 
 const counts = new Map<string, number>();
 

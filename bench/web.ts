@@ -131,8 +131,9 @@ function writeRouteWeights() {
   const section = [
     `Measured ${today} by \`npm run bench:web\` from the production build's manifest (scripts/web-weight.ts, the`,
     "reading of `npm test`'s budget step): the gzipped size (level 9) of every script a first visit loads — the",
-    "entry's scripts, and the page's lazy chunk with their static imports. What a page loads on first use (a",
-    "dialog, the Spanish texts) is not counted.",
+    "entry's scripts, and the page's lazy chunk and its English texts' chunks (app/page-texts.ts) with their",
+    "static imports. What a page loads on first use (a dialog, a form's library, a section below the fold once",
+    "hydrated, the Spanish texts) is not counted.",
     "",
     "| route | JS (gzip) | files | budget |",
     "|---|---|---|---|",

@@ -41,6 +41,16 @@ function Page({ Section }: { Section: ComponentType<{ title: string }> }) {
   );
 }
 
+/** The page as the server sent it: its HTML in the document, not yet hydrated. */
+async function serverRendered() {
+  const server = lazySection(() => Promise.resolve(Reviews));
+  await loadLazySections();
+  const container = document.createElement("div");
+  container.innerHTML = renderToString(<Page Section={server} />);
+  document.body.append(container);
+  return { container, serverButton: screen.getByRole("button", { name: "Helpful (0)" }) };
+}
+
 let root: Root | undefined;
 afterEach(() => {
   act(() => root?.unmount());
@@ -69,12 +79,7 @@ describe("lazySection", () => {
   });
 
   it("the browser keeps the server's HTML until the chunk arrives, then hydrates those same nodes", async () => {
-    const server = lazySection(() => Promise.resolve(Reviews));
-    await loadLazySections();
-    const container = document.createElement("div");
-    container.innerHTML = renderToString(<Page Section={server} />);
-    document.body.append(container);
-    const serverButton = screen.getByRole("button", { name: "Helpful (0)" });
+    const { container, serverButton } = await serverRendered();
 
     const { Section, counter, arrive } = chunk();
     const errors: unknown[] = [];
@@ -110,12 +115,7 @@ describe("lazySection", () => {
   });
 
   it("`until` keeps the server's HTML without asking for the code; once it settles the section hydrates", async () => {
-    const server = lazySection(() => Promise.resolve(Reviews));
-    await loadLazySections();
-    const container = document.createElement("div");
-    container.innerHTML = renderToString(<Page Section={server} />);
-    document.body.append(container);
-    const serverButton = screen.getByRole("button", { name: "Helpful (0)" });
+    const { container, serverButton } = await serverRendered();
 
     const { Section, counter, arrive } = chunk();
     let scrolledNear!: () => void;
