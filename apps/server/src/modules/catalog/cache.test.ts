@@ -42,6 +42,79 @@ describe("TtlCache", () => {
   });
 });
 
+describe("TtlCache.getOrLoad (an expired count or reference under load is loaded once)", () => {
+  /** A load that counts its runs and answers (or fails) when the test lets it. */
+  function gatedLoad<V>(value: V) {
+    let runs = 0;
+    let settle: (fail: boolean) => void = () => {};
+    const gate = new Promise<boolean>((resolve) => (settle = resolve));
+    return {
+      load: async () => {
+        runs++;
+        if (await gate) throw new Error("database away");
+        return value;
+      },
+      answer: () => settle(false),
+      fail: () => settle(true),
+      runs: () => runs,
+    };
+  }
+
+  it("gives 50 callers arriving while the entry loads that one load, and keeps it", async () => {
+    const cache = new TtlCache<number>(60_000, 1024);
+    const count = gatedLoad(100_000);
+    const callers = Array.from({ length: 50 }, () => cache.getOrLoad("shape", count.load));
+    count.answer();
+    expect(new Set(await Promise.all(callers))).toEqual(new Set([100_000]));
+    expect(count.runs()).toBe(1);
+    expect(cache.get("shape")).toBe(100_000);
+  });
+
+  it("loads again once the entry expired", async () => {
+    vi.useFakeTimers();
+    const cache = new TtlCache<number>(1000, 1024);
+    let runs = 0;
+    const load = async () => ++runs;
+    expect(await cache.getOrLoad("k", load)).toBe(1);
+    expect(await cache.getOrLoad("k", load)).toBe(1);
+    vi.advanceTimersByTime(1001);
+    expect(await cache.getOrLoad("k", load)).toBe(2);
+  });
+
+  it("lets those who joined a failed load run their own (it may have failed in another's transaction)", async () => {
+    const cache = new TtlCache<number>(60_000, 1024);
+    const first = gatedLoad(1);
+    const own = gatedLoad(2);
+    const failed = cache.getOrLoad("k", first.load);
+    const joined = cache.getOrLoad("k", own.load);
+    first.fail();
+    own.answer();
+    await expect(failed).rejects.toThrow("database away");
+    expect(await joined).toBe(2);
+    expect([first.runs(), own.runs()]).toEqual([1, 1]);
+  });
+
+  it("neither keeps nor shares a value loaded before clear()", async () => {
+    const cache = new TtlCache<number>(60_000, 1024);
+    const before = gatedLoad(1);
+    const early = cache.getOrLoad("k", before.load);
+    cache.clear();
+    const after = gatedLoad(2);
+    const late = cache.getOrLoad("k", after.load);
+    before.answer();
+    after.answer();
+    expect([await early, await late]).toEqual([1, 2]);
+    expect(cache.get("k")).toBe(2);
+  });
+
+  it("with a zero TTL, every caller loads", async () => {
+    const cache = new TtlCache<number>(0, 1024);
+    let runs = 0;
+    const load = async () => ++runs;
+    expect(await Promise.all([cache.getOrLoad("k", load), cache.getOrLoad("k", load)])).toEqual([1, 2]);
+  });
+});
+
 describe("CatalogCache", () => {
   it("clears replies and counts together when a product changes", () => {
     const cache = new CatalogCache({ replyTtlSeconds: 60, countTtlSeconds: 60 });

@@ -69,11 +69,7 @@ export async function catalogReference(
   db: Db,
   cache?: TtlCache<CatalogReference>,
 ): Promise<CatalogReference> {
-  const cached = cache?.get("reference");
-  if (cached) return cached;
-  const reference = await loadReference(db);
-  cache?.set("reference", reference);
-  return reference;
+  return cache ? cache.getOrLoad("reference", () => loadReference(db)) : loadReference(db);
 }
 
 /**

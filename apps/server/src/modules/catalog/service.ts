@@ -146,6 +146,10 @@ export async function listProducts(
   const values = listingValues(query);
   const run = rawQuery(db);
   const countKey = `${statement.shape} ${values.join(" ")}`;
+  const count = () =>
+    run<{ total: number }>(statement.name && `${statement.name}_count`, statement.count, values).then(
+      ([row]) => row?.total ?? 0,
+    );
   const [rows, total, reference] = await Promise.all([
     run
       .arrays<[id: number]>(statement.name, statement.page, [
@@ -159,14 +163,7 @@ export async function listProducts(
           page.map(([id]) => id),
         ),
       ),
-    options.counts?.get(countKey) ??
-      run<{ total: number }>(statement.name && `${statement.name}_count`, statement.count, values).then(
-        ([row]) => {
-          const counted = row?.total ?? 0;
-          options.counts?.set(countKey, counted);
-          return counted;
-        },
-      ),
+    options.counts ? options.counts.getOrLoad(countKey, count) : count(),
     catalogReference(db, options.reference),
   ]);
   return listReply(query, rows, total, reference);
