@@ -4,13 +4,13 @@ import {
   mailTo,
   ADMIN,
   expect,
-  newShopper,
   payByCard,
   signIn,
   test,
   tokenOf,
   waitForHydration,
   expectNoSeriousAxeViolations,
+  shopperAtCheckout,
 } from "./fixtures";
 
 /**
@@ -38,19 +38,10 @@ test("a paid order: found by user id, opened, exported, moved to onDelivery — 
   baseURL,
 }) => {
   // The shopper buys the webcam and pays with the approving card, in a browser of their own.
-  const shopper = await newShopper(page.request, { address: true });
-  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
-  const { id: userId } = (await (await page.request.get("/api/user", { headers })).json()) as { id: number };
-  const bought = await page.request.post("/api/order", {
-    headers,
-    data: { status: "pending", productId: WEBCAM.id, amount: 1 },
+  const { shopper, shopperPage, shopperContext, userId } = await shopperAtCheckout(page, browser, {
+    baseURL,
+    productId: WEBCAM.id,
   });
-  expect(bought.status(), await bought.text()).toBe(201);
-  const shopperContext = await browser.newContext({ baseURL });
-  const shopperPage = await shopperContext.newPage();
-  await signIn(shopperPage, shopper);
-  await shopperPage.goto("/purchase");
-  await waitForHydration(shopperPage);
   await shopperPage.getByRole("button", { name: /^Pay \$/ }).click();
   await payByCard(shopperPage, "4242 4242 4242 4242");
   await expect(shopperPage).toHaveURL(/\/purchase\/success\?/);
@@ -173,19 +164,10 @@ test("a paid order whose product was withdrawn while paying stands out as refund
   const created = await page.request.post("/api/products", { headers: admin, data: product });
   expect(created.status(), await created.text()).toBe(201);
   const { id: productId } = (await created.json()) as { id: number };
-  const shopper = await newShopper(page.request, { address: true });
-  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
-  const { id: userId } = (await (await page.request.get("/api/user", { headers })).json()) as { id: number };
-  const bought = await page.request.post("/api/order", {
-    headers,
-    data: { status: "pending", productId, amount: 1 },
+  const { shopperPage, shopperContext, userId } = await shopperAtCheckout(page, browser, {
+    baseURL,
+    productId,
   });
-  expect(bought.status(), await bought.text()).toBe(201);
-  const shopperContext = await browser.newContext({ baseURL });
-  const shopperPage = await shopperContext.newPage();
-  await signIn(shopperPage, shopper);
-  await shopperPage.goto("/purchase");
-  await waitForHydration(shopperPage);
   await shopperPage.getByRole("button", { name: /^Pay \$/ }).click();
   await expect(shopperPage).toHaveURL(/\/pay\/sandbox\//);
   const withdrawn = await page.request.delete(`/api/products/${productId}`, { headers: admin });

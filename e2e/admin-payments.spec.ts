@@ -10,6 +10,7 @@ import {
   test,
   tokenOf,
   waitForHydration,
+  shopperAtCheckout,
 } from "./fixtures";
 
 /**
@@ -28,21 +29,12 @@ test("a declined card, then an approving one; the admin finds the payment in Pay
   browser,
   baseURL,
 }) => {
-  const shopper = await newShopper(page.request, { address: true });
-  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
-  const { id: userId } = (await (await page.request.get("/api/user", { headers })).json()) as { id: number };
-  const bought = await page.request.post("/api/order", {
-    headers,
-    data: { status: "pending", productId: WEBCAM.id, amount: 1 },
+  const { shopperPage, shopperContext, userId } = await shopperAtCheckout(page, browser, {
+    baseURL,
+    productId: WEBCAM.id,
   });
-  expect(bought.status(), await bought.text()).toBe(201);
 
   // The declined card: 'Payment declined' with the provider's reason, never 'pending', and 'Try again'.
-  const shopperContext = await browser.newContext({ baseURL });
-  const shopperPage = await shopperContext.newPage();
-  await signIn(shopperPage, shopper);
-  await shopperPage.goto("/purchase");
-  await waitForHydration(shopperPage);
   const total = ((await shopperPage.getByTestId("checkout-total").textContent()) ?? "").replace("$", "");
   expect(total).toMatch(/^\d+\.\d{2}$/);
   await shopperPage.getByRole("button", { name: `Pay $${total}` }).click();

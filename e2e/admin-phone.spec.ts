@@ -3,13 +3,12 @@ import {
   ADMIN,
   expect,
   expectNoSeriousAxeViolations,
-  newShopper,
   payByCard,
   signIn,
   test,
   tokenOf,
-  waitForHydration,
   type Page,
+  shopperAtCheckout,
 } from "./fixtures";
 
 /**
@@ -146,19 +145,11 @@ test("the 'Cancelled' badge on the shopper's purchases reads at AA contrast in b
   baseURL,
 }) => {
   // A shopper of this test's own pays for a hard drive no other journey buys; the admin cancels it.
-  const shopper = await newShopper(page.request, { address: true });
-  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
-  const bought = await page.request.post("/api/order", {
-    headers,
-    data: { status: "pending", productId: 34, amount: 1 },
+  const { shopperPage, shopperContext, orderId } = await shopperAtCheckout(page, browser, {
+    baseURL,
+    productId: 34,
+    viewport: PHONE,
   });
-  expect(bought.status(), await bought.text()).toBe(201);
-  const { id: orderId } = (await bought.json()) as { id: number };
-  const shopperContext = await browser.newContext({ baseURL, viewport: PHONE });
-  const shopperPage = await shopperContext.newPage();
-  await signIn(shopperPage, shopper);
-  await shopperPage.goto("/purchase");
-  await waitForHydration(shopperPage);
   await shopperPage.getByRole("button", { name: /^Pay \$/ }).click();
   await payByCard(shopperPage, "4242 4242 4242 4242");
   await expect(shopperPage).toHaveURL(/\/purchase\/success\?/);

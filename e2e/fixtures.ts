@@ -1,7 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { AxeBuilder } from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 
 export { expect, type Page } from "@playwright/test";
 
@@ -119,6 +127,42 @@ export async function signIn(page: Page, credentials: { email: string; password:
     },
     [accessToken, refreshToken],
   );
+}
+
+/**
+ * A new shopper with an address and one `productId` in the cart, signed in at /purchase in a browser of their
+ * own (the test's page stays free for the admin). Their ids come back, and the context to close at the end.
+ */
+export async function shopperAtCheckout(
+  page: Page,
+  browser: Browser,
+  {
+    baseURL,
+    productId,
+    viewport,
+  }: { baseURL?: string; productId: number; viewport?: { width: number; height: number } },
+): Promise<{
+  shopper: { email: string; password: string };
+  shopperPage: Page;
+  shopperContext: BrowserContext;
+  userId: number;
+  orderId: number;
+}> {
+  const shopper = await newShopper(page.request, { address: true });
+  const headers = { authorization: `Bearer ${await tokenOf(page.request, shopper)}` };
+  const { id: userId } = (await (await page.request.get("/api/user", { headers })).json()) as { id: number };
+  const bought = await page.request.post("/api/order", {
+    headers,
+    data: { status: "pending", productId, amount: 1 },
+  });
+  expect(bought.status(), await bought.text()).toBe(201);
+  const { id: orderId } = (await bought.json()) as { id: number };
+  const shopperContext = await browser.newContext({ baseURL, viewport });
+  const shopperPage = await shopperContext.newPage();
+  await signIn(shopperPage, shopper);
+  await shopperPage.goto("/purchase");
+  await waitForHydration(shopperPage);
+  return { shopper, shopperPage, shopperContext, userId, orderId };
 }
 
 /** Logs in through the login screen, as a person does (the e-mail step, then the password). */

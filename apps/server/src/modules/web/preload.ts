@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { PAGE_TEXTS } from "../../../../web/src/app/page-texts";
 import { escapeXml } from "../../http/escape";
 
 /** One chunk of Vite's build manifest (dist/.vite/manifest.json). */
@@ -23,8 +24,9 @@ export const PAGE_SOURCES = {
 
 export type Page = keyof typeof PAGE_SOURCES;
 
-/** The text packs a page renders with, as apps/web/src/app/page-texts.ts lists them. */
-export const PAGE_TEXT_PACKS: Partial<Record<Page, readonly string[]>> = { login: ["account"] };
+/** The text packs a page renders with: the web app's own list (a file without imports), by component name. */
+const textPacksOf = (page: Page): readonly string[] =>
+  (PAGE_TEXTS as Record<string, readonly string[]>)[basename(PAGE_SOURCES[page], ".tsx")] ?? [];
 
 export function loadManifest(webDist: string): Manifest | null {
   const file = join(webDist, ".vite/manifest.json");
@@ -53,7 +55,7 @@ export function pageChunks(manifest: Manifest | null, page: Page, language: "en"
   const needed = new Set<string>();
   walk(PAGE_SOURCES[page], needed);
   if (language === "es") walk("src/i18n/es.ts", needed);
-  for (const pack of PAGE_TEXT_PACKS[page] ?? []) walk(`src/i18n/${pack}-${language}.ts`, needed);
+  for (const pack of textPacksOf(page)) walk(`src/i18n/${pack}-${language}.ts`, needed);
   return [...needed].filter((key) => !loadedByEntry.has(key)).map((key) => `/${manifest[key]!.file}`);
 }
 

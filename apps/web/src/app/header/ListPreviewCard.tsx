@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/Card";
 import { MoneySummary } from "@/components/MoneySummary";
 import { cartSummary } from "@/features/cart/cart-summary";
 import { LIST_LINKS } from "./list-links";
+import { Thumbnail } from "@/components/ui/Thumbnail";
 
 /** SPEC.md §9: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
@@ -44,17 +45,7 @@ export default function ListPreviewCard({
               const cents = shownCents(list, line);
               return (
                 <li key={line.productId} className="flex items-center gap-3">
-                  <span className="h-12 w-16 shrink-0 overflow-hidden rounded-lg bg-accent-soft">
-                    {line.image && (
-                      <img
-                        src={line.image}
-                        alt=""
-                        width={64}
-                        height={48}
-                        className="h-full w-full object-contain"
-                      />
-                    )}
-                  </span>
+                  <Thumbnail src={line.image} width={64} height={48} className="h-12 w-16" />
                   <span className="min-w-0 flex-1">
                     <Link
                       to={`/product/${line.productId}`}

@@ -13,6 +13,7 @@ import { usd } from "@/components/ui/usd";
 import { SEARCH_DEBOUNCE_MS } from "@/components/timings";
 import { categoryListingPath } from "@/components/paths";
 import { focusRingClass } from "@/components/ui/focus-ring";
+import { Thumbnail } from "@/components/ui/Thumbnail";
 
 /** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */
 export function suggestsFor(text: string): boolean {
@@ -203,17 +204,7 @@ export function SearchBox() {
                 </span>
               ) : (
                 <>
-                  <span className="h-10 w-12 shrink-0 overflow-hidden rounded-lg bg-accent-soft">
-                    {option.image && (
-                      <img
-                        src={option.image}
-                        alt=""
-                        width={48}
-                        height={36}
-                        className="h-full w-full object-contain"
-                      />
-                    )}
-                  </span>
+                  <Thumbnail src={option.image} width={48} height={36} className="h-10 w-12" />
                   <span className="line-clamp-2 flex-1">{option.title}</span>
                   <span className="shrink-0 font-semibold tabular-nums">{option.price}</span>
                 </>

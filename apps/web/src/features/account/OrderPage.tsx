@@ -17,6 +17,7 @@ import { focusRingClass } from "@/components/ui/focus-ring";
 import { useBuyAgain, usePurchase } from "./purchase-api";
 import { localDateTime } from "./date-format";
 import { StatusBadge } from "./StatusBadge";
+import { Thumbnail } from "@/components/ui/Thumbnail";
 
 /** Dollars as the cart, checkout and the result page write them. */
 const usd = (dollars: number) => `$${formatDollars(dollars)}`;
@@ -171,18 +172,7 @@ function LineRow({ line }: { line: PurchaseLine }) {
   const { t } = useTranslation();
   return (
     <li className="flex gap-3 py-3">
-      {line.picture ? (
-        <img
-          src={line.picture}
-          alt=""
-          width={64}
-          height={64}
-          loading="lazy"
-          className="h-16 w-16 shrink-0 rounded-lg object-contain"
-        />
-      ) : (
-        <span className="h-16 w-16 shrink-0 rounded-lg bg-surface" aria-hidden />
-      )}
+      <Thumbnail src={line.picture ?? undefined} width={64} height={64} lazy className="h-16 w-16" />
       <div className="flex min-w-0 flex-1 flex-col gap-0.5 text-sm sm:flex-row sm:justify-between sm:gap-4">
         <div className="flex min-w-0 flex-col gap-0.5">
           <Link

@@ -35,6 +35,7 @@ import { textLinkClass } from "@/components/ui/text-link";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { MoneySummary } from "@/components/MoneySummary";
 import { shortageFix, shortageOf, type Shortage } from "./shortage";
+import { Thumbnail } from "@/components/ui/Thumbnail";
 
 const PENDING = ["pending"] as const;
 
@@ -295,14 +296,7 @@ function PendingLines({ lines, onRemove, onAdd, onBackToCart, busy }: PendingLin
     <ul className="divide-y divide-line">
       {lines.map((line) => (
         <li key={line.order.id} className="flex items-start gap-3 py-3 first:pt-0 last:pb-0">
-          <img
-            src={line.product.images[0]?.url}
-            alt=""
-            width={64}
-            height={64}
-            loading="lazy"
-            className="h-16 w-16 shrink-0 rounded-lg bg-accent-soft object-contain"
-          />
+          <Thumbnail src={line.product.images[0]?.url} width={64} height={64} lazy className="h-16 w-16" />
           <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
             <Link to={`/product/${line.product.id}`} className={`line-clamp-2 text-ink ${textLinkClass}`}>
               {line.product.title}
