@@ -122,3 +122,21 @@ for (const theme of ["light", "dark"] as const) {
     }
   });
 }
+
+test("a page whose code can't be fetched says so and offers a reload; the header still takes the shopper on", async ({
+  page,
+}) => {
+  // The connection drops as the cart's chunk is asked for (or a new release replaced it).
+  await page.route(/\/assets\/CartPage-[^/]+\.js$/, (route) => route.abort("internetdisconnected"));
+  await page.goto("/cart");
+  await expect(heading(page)).toHaveText("This page couldn't be loaded");
+  await expect(page.getByText("Check your connection and try again.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reload the page" })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.unroute(/\/assets\/CartPage-/);
+  // Another page draws again: the message belonged to the cart.
+  await page.getByRole("banner").getByRole("link", { name: /^Wishlist/ }).click();
+  await expect(page).toHaveURL(/\/wishlist$/);
+  await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("This page couldn't be loaded");
+  await expect(page.getByRole("button", { name: "Reload the page" })).toHaveCount(0);
+});

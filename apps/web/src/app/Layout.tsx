@@ -4,6 +4,7 @@ import { useTranslation } from "@/i18n";
 import { ToastHost } from "@/components/ui/ToastHost";
 import { RoleChangeNotice } from "@/features/auth/RoleChangeNotice";
 import { Footer } from "./Footer";
+import { PageErrorBoundary } from "./PageErrorBoundary";
 import { Header } from "./Header";
 
 /** A new page starts at the top; back and forward keep the browser's own scroll restoration. */
@@ -26,6 +27,7 @@ function HydratedMark() {
 
 export function Layout() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   useScrollToTopOnNewPage();
   return (
     <div className="flex min-h-screen flex-col">
@@ -38,17 +40,19 @@ export function Layout() {
       <Header />
       {/* The footer comes with the page: drawn before a page the browser draws itself, it would be pushed
           down when the page arrives (a layout shift). */}
-      <Suspense fallback={null}>
-        <main
-          id="main"
-          tabIndex={-1}
-          className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none"
-        >
-          <Outlet />
-          <HydratedMark />
-        </main>
-        <Footer />
-      </Suspense>
+      <PageErrorBoundary resetKey={pathname}>
+        <Suspense fallback={null}>
+          <main
+            id="main"
+            tabIndex={-1}
+            className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none"
+          >
+            <Outlet />
+            <HydratedMark />
+          </main>
+          <Footer />
+        </Suspense>
+      </PageErrorBoundary>
       <ToastHost />
       <RoleChangeNotice />
     </div>

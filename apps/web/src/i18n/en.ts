@@ -179,6 +179,11 @@ export const en = {
     text: "The page you are looking for doesn't exist.",
     home: "Go to the home page",
   },
+  pageError: {
+    title: "This page couldn't be loaded",
+    text: "Check your connection and try again.",
+    reload: "Reload the page",
+  },
   footer: {
     company: "Company",
     aboutUs: "About us",

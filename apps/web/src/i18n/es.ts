@@ -173,6 +173,11 @@ export const es: Messages = {
     github: "{{name}} en GitHub",
   },
   notFound: { title: "Página no encontrada", text: "La página que buscas no existe.", home: "Ir al inicio" },
+  pageError: {
+    title: "No se pudo cargar esta página",
+    text: "Comprueba tu conexión y vuelve a intentarlo.",
+    reload: "Recargar la página",
+  },
   footer: {
     company: "Empresa",
     aboutUs: "Sobre nosotros",
