@@ -32,15 +32,32 @@ test("a server-rendered listing shows its products at once and keeps them after 
   page.on("request", (request) => {
     if (/\/api\/products\?/.test(request.url())) asked.push(request.url());
   });
-  // Any list the page asked for would never come: what shows came with the HTML.
+  // Any list the page asked for would not come: what shows came with the HTML.
   await holdProductLists(page);
   await page.goto("/products?offset=1");
-  // Hydrated (fixtures.ts waits for it): the same 16 cards, no skeleton before or after, and no request.
+  // Hydrated (fixtures.ts waits for it): the same 16 cards, no skeleton before or after. The HTML carried
+  // the products without their descriptions: the whole reply is asked for once, in the background.
   await expect(cards(page)).toHaveCount(16);
   await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
   await expect(page.getByText("58 products")).toBeVisible();
   await expect(grid(page)).toHaveAttribute("aria-busy", "false");
-  expect(asked).toEqual([]);
+  await expect.poll(() => asked.map((url) => new URL(url).search)).toEqual(["?offset=1"]);
+});
+
+test("a guest who lists a product before the listing's descriptions came keeps the product's own", async ({
+  page,
+}) => {
+  await holdProductLists(page);
+  await page.goto("/products?offset=1");
+  const mouse = cards(page).filter({ hasText: "Logitech M510 Wireless Computer Mouse" });
+  await clickForToast(
+    page,
+    mouse.getByRole("button", { name: "Add Logitech M510 Wireless Computer Mouse to the wishlist" }),
+    "Added to the wishlist !",
+  );
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("inWishList") ?? "[]"));
+  const product = (await (await page.request.get("/api/products/11")).json()) as { description: string };
+  expect(stored).toMatchObject([{ productId: 11, description: product.description }]);
 });
 
 test("a 10-card skeleton shows only while the products are on their way, then the grid", async ({ page }) => {

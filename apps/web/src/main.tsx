@@ -22,7 +22,9 @@ const app = (
   </StrictMode>
 );
 // The server rendered this page (entry-server.tsx): take its HTML over instead of drawing it again, unless
-// it was drawn in another language than the one this browser has chosen. As a transition, hydration works
-// in slices between which the page stays responsive to taps and scrolling.
-if (container.dataset.language === currentLanguage()) startTransition(() => void hydrateRoot(container, app));
-else createRoot(container).render(app);
+// it was drawn in another language than the one this browser has chosen. Either way as a transition: React
+// works in slices between which the page stays responsive to taps and scrolling, not in one long task.
+startTransition(() => {
+  if (container.dataset.language === currentLanguage()) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+});

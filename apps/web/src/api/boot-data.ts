@@ -4,6 +4,8 @@
  * banner's sales or the product instead of skeletons, without a request after the script has loaded.
  */
 let replies: Record<string, unknown> | null = null;
+/** Replies the server embedded in part (a listing without its descriptions): fetched again once drawn. */
+let brief = new Set<string>();
 
 function read(): Record<string, unknown> {
   if (replies) return replies;
@@ -11,7 +13,9 @@ function read(): Record<string, unknown> {
   const element = typeof document === "undefined" ? null : document.getElementById("boot-data");
   if (element?.textContent) {
     try {
-      replies = (JSON.parse(element.textContent) as { replies: Record<string, unknown> }).replies ?? {};
+      const data = JSON.parse(element.textContent) as { replies?: Record<string, unknown>; brief?: string[] };
+      replies = data.replies ?? {};
+      brief = new Set(data.brief ?? []);
     } catch {
       // A damaged block only costs the requests it would have saved.
     }
@@ -36,7 +40,8 @@ export function renderWithBootReplies<T>(serverReplies: Record<string, unknown>,
 export function bootReply<T>(path: string) {
   return {
     initialData: () => read()[path] as T | undefined,
-    // The replies are as old as the page: fresh from the navigation on, measured on the browser's clock.
-    initialDataUpdatedAt: () => (path in read() ? performance.timeOrigin : undefined),
+    // The replies are as old as the page: fresh from the navigation on, measured on the browser's clock. A
+    // brief one is stale from the start, so the query fetches the whole reply once the page is drawn.
+    initialDataUpdatedAt: () => (path in read() ? (brief.has(path) ? 0 : performance.timeOrigin) : undefined),
   };
 }

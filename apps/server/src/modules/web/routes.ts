@@ -13,7 +13,7 @@ import { escapeXml } from "../../http/escape";
 import { catalogReference } from "../catalog/reference";
 import { getProduct } from "../catalog/service";
 import { listingApiPath, listingFilters, searchTooLong } from "@voltio/domain/catalog";
-import { ALL_CATEGORIES, bootDataTag, bootReplies, SHARED_REPLIES } from "./boot-data";
+import { ALL_CATEGORIES, bootDataTag, bootReplies, briefListing, SHARED_REPLIES } from "./boot-data";
 import { loadManifest, preloadTags, type Page } from "./preload";
 import {
   categoryNotFoundHead,
@@ -34,6 +34,8 @@ interface PageReply {
   page: Page | null;
   /** API paths whose replies the page renders from (boot-data.ts). */
   replies: string[];
+  /** The one of them that is a listing, embedded without its descriptions (briefListing). */
+  listing?: string;
   image?: string;
 }
 
@@ -92,8 +94,10 @@ export function webRoutes(
     const sendPage = async (request: FastifyRequest, reply: FastifyReply, options: PageReply) => {
       const { head, status = 200, page, image } = options;
       const replies = await bootReplies(app, options.replies);
+      const brief = options.listing ? briefListing(replies, options.listing) : [];
       const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
-      const preloads = (page ? preloadTags(manifest, page, { image, language }) : "") + bootDataTag(replies);
+      const preloads =
+        (page ? preloadTags(manifest, page, { image, language }) : "") + bootDataTag(replies, brief);
       // Function replacements: rendered text may contain "$&" and the like.
       let html = shell.html
         .replace(/<title>.*?<\/title>/s, "")
@@ -121,6 +125,16 @@ export function webRoutes(
         .header("vary", "Accept-Encoding, Cookie, Accept-Language")
         .type("text/html; charset=utf-8")
         .send(body);
+    };
+
+    /**
+     * What the pages served here render from beyond SHARED_REPLIES. Any other page gets the sales, which price
+     * the cart and wishlist of a page the browser draws (and the header's previews): with them at hand the
+     * lists show at once, not a skeleton first.
+     */
+    const OWN_REPLIES: Partial<Record<Page, string[]>> = {
+      home: [ALL_CATEGORIES, "/sale"],
+      login: ["/auth/options"],
     };
 
     /** Storefront pages whose chunks and data the HTML starts loading (preload.ts). */
@@ -180,13 +194,15 @@ export function webRoutes(
               },
               config.publicUrl,
             );
+      // The page's products too, under the API path the browser would ask (listingApiPath), so the grid is
+      // in the first paint and hydration keeps it: no skeleton on a server-rendered listing.
+      const listing = unknownCategory ? undefined : listingApiPath(params);
       return sendPage(request, reply, {
         head,
         status: unknownCategory ? 404 : 200,
         page: "listing",
-        // The page's products too, under the API path the browser would ask (listingApiPath), so the grid is
-        // in the first paint and hydration keeps it: no skeleton on a server-rendered listing.
-        replies: [...SHARED_REPLIES, ALL_CATEGORIES, ...(unknownCategory ? [] : [listingApiPath(params)])],
+        replies: [...SHARED_REPLIES, ALL_CATEGORIES, ...(listing ? [listing] : [])],
+        listing,
       });
     });
 
@@ -225,14 +241,7 @@ export function webRoutes(
         head: pageHead(path, config.publicUrl),
         status: known ? 200 : 404,
         page,
-        // The sales price the cart and wishlist of a page the browser draws (and the header's previews):
-        // with them at hand the lists show at once, not a skeleton first.
-        replies:
-          page === "home"
-            ? [...SHARED_REPLIES, ALL_CATEGORIES, "/sale"]
-            : page === "login"
-              ? [...SHARED_REPLIES, "/auth/options"]
-              : [...SHARED_REPLIES, "/sale"],
+        replies: [...SHARED_REPLIES, ...((page && OWN_REPLIES[page]) ?? ["/sale"])],
       });
     });
   };
