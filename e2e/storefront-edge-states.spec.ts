@@ -135,7 +135,10 @@ test("a page whose code can't be fetched says so and offers a reload; the header
   await expectNoSeriousAxeViolations(page);
   await page.unroute(/\/assets\/CartPage-/);
   // Another page draws again: the message belonged to the cart.
-  await page.getByRole("banner").getByRole("link", { name: /^Wishlist/ }).click();
+  await page
+    .getByRole("banner")
+    .getByRole("link", { name: /^Wishlist/ })
+    .click();
   await expect(page).toHaveURL(/\/wishlist$/);
   await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("This page couldn't be loaded");
   await expect(page.getByRole("button", { name: "Reload the page" })).toHaveCount(0);
