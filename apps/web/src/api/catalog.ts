@@ -39,6 +39,10 @@ export function useProducts(filters: ProductFilters, options: { enabled?: boolea
   });
 }
 
+/** A product's description, for a guest's list line that was added without one (guest-lists.ts). */
+export const productDescription = async (id: number) =>
+  (await apiFetch<Product>(`/products/${id}`)).description;
+
 export function useProduct(id: number) {
   return useQuery({
     queryKey: ["product", id],

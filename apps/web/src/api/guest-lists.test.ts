@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   addToGuestList,
   changeGuestAmount,
+  completeGuestDescriptions,
   isInGuestList,
   readGuestList,
   removeFromGuestList,
@@ -70,5 +71,26 @@ describe("guest cart and wishlist in localStorage (SPEC.md §3, §4)", () => {
   it("returns the same array while the storage is unchanged (stable for React)", () => {
     addToGuestList("inCart", product(1));
     expect(readGuestList("inCart")).toBe(readGuestList("inCart"));
+  });
+});
+
+describe("a line added from a listing drawn without descriptions (api/boot-data.ts)", () => {
+  it("gets its product's description; lines that have one are left alone, and a failed fetch leaves it for later", async () => {
+    addToGuestList("inWishList", { ...product(3), description: "" });
+    addToGuestList("inWishList", { ...product(4), description: "" });
+    addToGuestList("inWishList", product(5));
+    const asked: number[] = [];
+    completeGuestDescriptions("inWishList", async (id) => {
+      asked.push(id);
+      if (id === 4) throw new Error("offline");
+      return `The description of ${id}`;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked).toEqual([3, 4]);
+    expect(readGuestList("inWishList").map((line) => line.description)).toEqual([
+      "The description of 3",
+      "",
+      product(5).description,
+    ]);
   });
 });

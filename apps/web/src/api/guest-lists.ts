@@ -124,6 +124,33 @@ export function changeGuestAmount(name: GuestListName, productId: number, delta:
   writeGuestList(name, next);
 }
 
+/**
+ * A listing drawn from the page's HTML has no descriptions until its whole reply comes (api/boot-data.ts): a
+ * line added from it meanwhile gets its product's own here, as soon as it is added or, if the page was left
+ * first, when a list is next shown (useListLines).
+ */
+export function completeGuestDescriptions(
+  name: GuestListName,
+  fetchDescription: (id: number) => Promise<string>,
+) {
+  for (const line of readGuestList(name)) {
+    if (line.description !== "") continue;
+    void fetchDescription(line.productId).then(
+      (description) =>
+        writeGuestList(
+          name,
+          readGuestList(name).map((entry) =>
+            entry.productId === line.productId && entry.description === ""
+              ? { ...entry, description }
+              : entry,
+          ),
+        ),
+      // Offline or withdrawn: the line stays as it is and the next showing tries again.
+      () => {},
+    );
+  }
+}
+
 export function clearGuestList(name: GuestListName) {
   writeGuestList(name, []);
 }

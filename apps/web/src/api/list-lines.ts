@@ -4,8 +4,9 @@ import { toCents } from "@voltio/domain/money";
 import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
 import { linePriceCents, priceToday, type PriceToday } from "@voltio/domain/pricing";
 import type { Weekday } from "@voltio/domain/weekday";
-import { usePricingContext } from "./catalog";
-import { useGuestList, type GuestLine, type GuestListName } from "./guest-lists";
+import { useEffect } from "react";
+import { productDescription, usePricingContext } from "./catalog";
+import { completeGuestDescriptions, useGuestList, type GuestLine, type GuestListName } from "./guest-lists";
 import { LIST_STATUSES_KEY, lineOf, useOrders } from "./orders";
 import { useSession } from "./session";
 
@@ -110,6 +111,10 @@ export function useListLines(list: GuestListName, { priced = true }: { priced?: 
   const guestLines = useGuestList(list);
   const orders = useOrders(LIST_STATUSES_KEY, { enabled: onServer });
   const { today, globalSales, ready } = usePricingContext({ enabled: priced });
+  const missingDescription = !onServer && guestLines.some((line) => line.description === "");
+  useEffect(() => {
+    if (missingDescription) completeGuestDescriptions(list, productDescription);
+  }, [list, missingDescription]);
 
   let lines: ListLine[];
   if (isAdmin) lines = [];

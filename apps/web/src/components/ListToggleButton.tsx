@@ -2,8 +2,14 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
-import { toggleInGuestList, useGuestList, type GuestListName } from "@/api/guest-lists";
-import { ApiError, apiFetch } from "@/api/client";
+import {
+  completeGuestDescriptions,
+  toggleInGuestList,
+  useGuestList,
+  type GuestListName,
+} from "@/api/guest-lists";
+import { ApiError } from "@/api/client";
+import { productDescription } from "@/api/catalog";
 import { LIST_STATUSES_KEY, lineOf, useAddOrder, useOrders, useRemoveOrder } from "@/api/orders";
 import { useSession } from "@/api/session";
 import { focusRingClass } from "./ui/focus-ring";
@@ -58,17 +64,10 @@ export function ListToggleButton({ list, product, variant = "icon", className = 
     }
   };
 
-  /**
-   * A guest's line keeps the product's description. A listing drawn from the page's HTML has none until its
-   * reply is fetched again (api/boot-data.ts): a product listed before then comes with its own.
-   */
   const toggleAsGuest = () => {
-    if (inList || product.description !== "") return toastDone(toggleInGuestList(list, product));
-    apiFetch<Product>(`/products/${product.id}`).then(
-      (whole) => toastDone(toggleInGuestList(list, whole)),
-      (error: unknown) =>
-        showToast(error instanceof ApiError ? error.message : t("toasts.listFailed"), "error"),
-    );
+    const added = toggleInGuestList(list, product);
+    toastDone(added);
+    if (added && product.description === "") completeGuestDescriptions(list, productDescription);
   };
 
   const toggle = () => (onServer ? void toggleOnServer() : toggleAsGuest());
