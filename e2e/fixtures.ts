@@ -42,10 +42,6 @@ export const test = base.extend({
 });
 
 /**
- * Clicks and checks the toast that follows. The SPEC's toasts last 2 seconds, so the watch starts before
- * the click: on a slow machine the click itself can take longer than the toast stays.
- */
-/**
  * Scrolls to the end of the page, as a shopper reading on: a product page loads its reviews and related
  * products as they come near (apps/web/src/components/use-near-viewport.ts).
  */
@@ -53,6 +49,10 @@ export async function scrollToTheEnd(page: Page) {
   await page.mouse.wheel(0, 20_000);
 }
 
+/**
+ * Clicks and checks the toast that follows. The SPEC's toasts last 2 seconds, so the watch starts before
+ * the click: on a slow machine the click itself can take longer than the toast stays.
+ */
 export async function clickForToast(page: Page, target: Locator, text: string) {
   const shown = page.getByText(text).waitFor({ state: "visible" });
   await target.click();

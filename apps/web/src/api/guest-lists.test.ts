@@ -93,4 +93,18 @@ describe("a line added from a listing drawn without descriptions (api/boot-data.
       product(5).description,
     ]);
   });
+
+  it("asks once per line while its description is on its way, however many lists show it", async () => {
+    addToGuestList("inCart", { ...product(6), description: "" });
+    const asked: number[] = [];
+    const fetchDescription = async (id: number) => {
+      asked.push(id);
+      return `The description of ${id}`;
+    };
+    completeGuestDescriptions("inCart", fetchDescription);
+    completeGuestDescriptions("inCart", fetchDescription);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked).toEqual([6]);
+    expect(readGuestList("inCart")[0]!.description).toBe("The description of 6");
+  });
 });

@@ -124,30 +124,37 @@ export function changeGuestAmount(name: GuestListName, productId: number, delta:
   writeGuestList(name, next);
 }
 
+/** Lines whose description is on its way, by list and product: the header and the page ask for the same. */
+const completing = new Set<string>();
+
 /**
  * A listing drawn from the page's HTML has no descriptions until its whole reply comes (api/boot-data.ts): a
- * line added from it meanwhile gets its product's own here, as soon as it is added or, if the page was left
- * first, when a list is next shown (useListLines).
+ * line added from it meanwhile gets its product's own when a list shows it (useListLines: the header's
+ * previews, on every page), once per line however many lists ask.
  */
 export function completeGuestDescriptions(
   name: GuestListName,
   fetchDescription: (id: number) => Promise<string>,
 ) {
   for (const line of readGuestList(name)) {
-    if (line.description !== "") continue;
-    void fetchDescription(line.productId).then(
-      (description) =>
-        writeGuestList(
-          name,
-          readGuestList(name).map((entry) =>
-            entry.productId === line.productId && entry.description === ""
-              ? { ...entry, description }
-              : entry,
+    const key = `${name} ${line.productId}`;
+    if (line.description !== "" || completing.has(key)) continue;
+    completing.add(key);
+    void fetchDescription(line.productId)
+      .then(
+        (description) =>
+          writeGuestList(
+            name,
+            readGuestList(name).map((entry) =>
+              entry.productId === line.productId && entry.description === ""
+                ? { ...entry, description }
+                : entry,
+            ),
           ),
-        ),
-      // Offline or withdrawn: the line stays as it is and the next showing tries again.
-      () => {},
-    );
+        // Offline or withdrawn: the line stays as it is and the next showing tries again.
+        () => {},
+      )
+      .finally(() => completing.delete(key));
   }
 }
 

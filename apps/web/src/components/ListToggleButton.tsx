@@ -2,14 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Heart, ShoppingCart } from "lucide-react";
 import type { Product } from "@voltio/domain/catalog";
-import {
-  completeGuestDescriptions,
-  toggleInGuestList,
-  useGuestList,
-  type GuestListName,
-} from "@/api/guest-lists";
+import { toggleInGuestList, useGuestList, type GuestListName } from "@/api/guest-lists";
 import { ApiError } from "@/api/client";
-import { productDescription } from "@/api/catalog";
 import { LIST_STATUSES_KEY, lineOf, useAddOrder, useOrders, useRemoveOrder } from "@/api/orders";
 import { useSession } from "@/api/session";
 import { focusRingClass } from "./ui/focus-ring";
@@ -64,13 +58,10 @@ export function ListToggleButton({ list, product, variant = "icon", className = 
     }
   };
 
-  const toggleAsGuest = () => {
-    const added = toggleInGuestList(list, product);
-    toastDone(added);
-    if (added && product.description === "") completeGuestDescriptions(list, productDescription);
+  const toggle = () => {
+    if (onServer) void toggleOnServer();
+    else toastDone(toggleInGuestList(list, product));
   };
-
-  const toggle = () => (onServer ? void toggleOnServer() : toggleAsGuest());
 
   if (isAdmin) return null;
 

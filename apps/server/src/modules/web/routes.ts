@@ -34,7 +34,7 @@ interface PageReply {
   page: Page | null;
   /** API paths whose replies the page renders from (boot-data.ts). */
   replies: string[];
-  /** The one of them that is a listing, embedded without its descriptions (briefListing). */
+  /** A listing's API path: embedded too, without its products' descriptions (briefListing). */
   listing?: string;
   image?: string;
 }
@@ -92,9 +92,9 @@ export function webRoutes(
     const renderer = shell.built ? await loadRenderer(config.webDist) : null;
 
     const sendPage = async (request: FastifyRequest, reply: FastifyReply, options: PageReply) => {
-      const { head, status = 200, page, image } = options;
-      const replies = await bootReplies(app, options.replies);
-      const brief = options.listing ? briefListing(replies, options.listing) : [];
+      const { head, status = 200, page, image, listing } = options;
+      const replies = await bootReplies(app, listing ? [...options.replies, listing] : options.replies);
+      const brief = listing ? briefListing(replies, listing) : [];
       const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
       const preloads =
         (page ? preloadTags(manifest, page, { image, language }) : "") + bootDataTag(replies, brief);
@@ -201,7 +201,7 @@ export function webRoutes(
         head,
         status: unknownCategory ? 404 : 200,
         page: "listing",
-        replies: [...SHARED_REPLIES, ALL_CATEGORIES, ...(listing ? [listing] : [])],
+        replies: [...SHARED_REPLIES, ALL_CATEGORIES],
         listing,
       });
     });
