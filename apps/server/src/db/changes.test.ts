@@ -132,4 +132,19 @@ describe("changes reach every process", () => {
     await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, product!.id));
     await expect.poll(menuOfB, { timeout: 1000 }).toBe(false);
   });
+
+  it("moves the other process's listing count when a product is retired (counts are kept for a minute)", async () => {
+    if (t.database.kind === "pglite") return; // one process per embedded database: covered by the catalogue tests
+    const url = "/api/products?offset=1";
+    const before = (await b.inject({ url })).json<{ total: number; products: { id: number }[] }>();
+    // B keeps that count (and the reply): the same question again is answered from memory.
+    expect((await b.inject({ url })).headers["x-cache"]).toBe("hit");
+    const retired = await a.inject({
+      method: "DELETE",
+      url: `/api/products/${before.products[0]!.id}`,
+      headers: await t.bearer(1),
+    });
+    expect(retired.statusCode, retired.body).toBe(200);
+    await seenByB(url, (body) => body.total, before.total - 1);
+  });
 });
