@@ -21,28 +21,39 @@ export interface RawQuery {
   ): Promise<Values[]>;
 }
 
+/** One RawQuery per driver client: the hot paths ask for it on every request, and closures cost to make. */
+const rawQueries = new WeakMap<object, RawQuery>();
+
 /** The raw query of `db`, which must be the database itself, not a transaction (that has no client of its own). */
 export function rawQuery(db: Db): RawQuery {
   const client = (db as unknown as { $client?: pg.Pool | PGlite }).$client;
   if (!client) throw new Error("rawQuery needs the database, not a transaction");
-  if ("totalCount" in client) {
-    const pool = client;
-    return Object.assign(
-      <Row>(name: string | undefined, text: string, values: readonly unknown[]) =>
-        pool.query({ name, text, values: [...values] }).then((result) => result.rows as Row[]),
-      {
-        arrays: <Values extends unknown[]>(
-          name: string | undefined,
-          text: string,
-          values: readonly unknown[],
-        ) =>
-          pool
-            .query({ name, text, values: [...values], rowMode: "array" })
-            .then((result) => result.rows as Values[]),
-      },
-    );
+  let run = rawQueries.get(client);
+  if (!run) {
+    run = "totalCount" in client ? poolQuery(client) : liteQuery(client);
+    rawQueries.set(client, run);
   }
-  const lite = client;
+  return run;
+}
+
+function poolQuery(pool: pg.Pool): RawQuery {
+  return Object.assign(
+    <Row>(name: string | undefined, text: string, values: readonly unknown[]) =>
+      pool.query({ name, text, values: [...values] }).then((result) => result.rows as Row[]),
+    {
+      arrays: <Values extends unknown[]>(
+        name: string | undefined,
+        text: string,
+        values: readonly unknown[],
+      ) =>
+        pool
+          .query({ name, text, values: [...values], rowMode: "array" })
+          .then((result) => result.rows as Values[]),
+    },
+  );
+}
+
+function liteQuery(lite: PGlite): RawQuery {
   return Object.assign(
     <Row>(_name: string | undefined, text: string, values: readonly unknown[]) =>
       lite.query<Row>(text, [...values]).then((result) => result.rows),

@@ -67,13 +67,19 @@ async function productRows(db: Db, ids: number[]): Promise<ProductRow[]> {
       sql`, `,
     )})`,
   );
-  return inOrderOf(ids, rows);
+  return inOrderOf(ids, rows, (row) => row.id);
 }
 
 /** The rows in the order of the ids (a retired or missing product is left out). */
-function inOrderOf(ids: number[], rows: ProductRow[]): ProductRow[] {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+function inOrderOf<Row>(ids: number[], rows: Row[], idOf: (row: Row) => number): Row[] {
+  const byId = new Map<number, Row>();
+  for (const row of rows) byId.set(idOf(row), row);
+  const ordered: Row[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row !== undefined) ordered.push(row);
+  }
+  return ordered;
 }
 
 /** A row of PRODUCT_COLUMNS as its values, in their order. */
@@ -232,8 +238,10 @@ const listingStatements = new Map<string, ListingStatement>();
 
 /** The listing's two statements for this shape of query, written once per shape. */
 function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): ListingStatement {
-  const present = LISTING_FILTERS.map((filter) => filter.present(query));
-  const shape = `${present.map(Number).join("")} ${query.order ?? "ID"} ${+includeOutOfStock}${+(query.freeShipping === true)}`;
+  // One character per filter, "1" when present: the shape is computed on every request.
+  let present = "";
+  for (const filter of LISTING_FILTERS) present += filter.present(query) ? "1" : "0";
+  const shape = `${present} ${query.order ?? "ID"} ${+includeOutOfStock}${+(query.freeShipping === true)}`;
   let statement = listingStatements.get(shape);
   if (statement) return statement;
   const conditions = ["p.deleted_at is null"];
@@ -241,7 +249,7 @@ function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): 
   if (query.freeShipping) conditions.push("p.shipping_cost_cents = 0");
   let parameters = 0;
   LISTING_FILTERS.forEach((filter, index) => {
-    if (present[index]) conditions.push(filter.condition(++parameters));
+    if (present[index] === "1") conditions.push(filter.condition(++parameters));
   });
   const where = conditions.join(" and ");
   // The page's ids, then their rows (rowsInOrder): PostgreSQL computes the select list of every row an
@@ -250,7 +258,7 @@ function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): 
     limit $${parameters + 1} offset $${parameters + 2}`;
   statement = {
     shape,
-    name: present[1] || present[2] ? undefined : statementName("products_list", page),
+    name: present[1] === "1" || present[2] === "1" ? undefined : statementName("products_list", page),
     page,
     count: `select count(*)::int as total from products p where ${where}`,
   };
@@ -258,8 +266,11 @@ function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): 
   return statement;
 }
 
-const listingValues = (query: ProductListQuery) =>
-  LISTING_FILTERS.flatMap((filter) => (filter.present(query) ? [filter.value(query)] : []));
+function listingValues(query: ProductListQuery): number[] {
+  const values: number[] = [];
+  for (const filter of LISTING_FILTERS) if (filter.present(query)) values.push(filter.value(query)!);
+  return values;
+}
 
 /** A search (search-index.ts): the index picks the page's products, the database gives their rows. */
 async function searchProducts(
@@ -296,7 +307,7 @@ async function rowsInOrder(run: RawQuery, ids: number[]): Promise<ProductRow[]> 
     `select ${PRODUCT_COLUMNS} from products p where p.id = any($1::int[])`,
     [ids],
   );
-  return inOrderOf(ids, rows.map(productRow));
+  return inOrderOf(ids, rows, (values) => values[0]).map(productRow);
 }
 
 export async function getProduct(
