@@ -2,16 +2,16 @@ import { Component, type ReactNode } from "react";
 import { useTranslation } from "@/i18n";
 import { buttonClass } from "@/components/ui/Button";
 
-/**
- * A page that fails to draw, most often because its chunk can't be fetched (the connection dropped, or a new
- * release replaced the file), says so and offers a reload instead of leaving a blank screen. The header stays
- * usable, and going to another page (`resetKey`, the path) tries again.
- */
 interface Props {
   resetKey: string;
   children: ReactNode;
 }
 
+/**
+ * A page that fails to draw, most often because its chunk can't be fetched (the connection dropped, or a new
+ * release replaced the file), says so and offers a reload instead of leaving a blank screen. The header stays
+ * usable, and going to another page (`resetKey`, the path) tries again.
+ */
 export class PageErrorBoundary extends Component<Props, { failed: boolean; key: string }> {
   override state = { failed: false, key: this.props.resetKey };
 

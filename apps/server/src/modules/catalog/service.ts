@@ -238,18 +238,19 @@ const listingStatements = new Map<string, ListingStatement>();
 
 /** The listing's two statements for this shape of query, written once per shape. */
 function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): ListingStatement {
-  // One character per filter, "1" when present: the shape is computed on every request.
-  let present = "";
-  for (const filter of LISTING_FILTERS) present += filter.present(query) ? "1" : "0";
-  const shape = `${present} ${query.order ?? "ID"} ${+includeOutOfStock}${+(query.freeShipping === true)}`;
+  // Computed on every request: a loop, not arrays joined.
+  let filters = "";
+  for (const filter of LISTING_FILTERS) filters += +filter.present(query);
+  const shape = `${filters} ${query.order ?? "ID"} ${+includeOutOfStock}${+(query.freeShipping === true)}`;
   let statement = listingStatements.get(shape);
   if (statement) return statement;
+  const present = LISTING_FILTERS.map((filter) => filter.present(query));
   const conditions = ["p.deleted_at is null"];
   if (!includeOutOfStock) conditions.push("p.stock > 0");
   if (query.freeShipping) conditions.push("p.shipping_cost_cents = 0");
   let parameters = 0;
   LISTING_FILTERS.forEach((filter, index) => {
-    if (present[index] === "1") conditions.push(filter.condition(++parameters));
+    if (present[index]) conditions.push(filter.condition(++parameters));
   });
   const where = conditions.join(" and ");
   // The page's ids, then their rows (rowsInOrder): PostgreSQL computes the select list of every row an
@@ -258,7 +259,7 @@ function listingStatement(query: ProductListQuery, includeOutOfStock: boolean): 
     limit $${parameters + 1} offset $${parameters + 2}`;
   statement = {
     shape,
-    name: present[1] === "1" || present[2] === "1" ? undefined : statementName("products_list", page),
+    name: present[1] || present[2] ? undefined : statementName("products_list", page),
     page,
     count: `select count(*)::int as total from products p where ${where}`,
   };

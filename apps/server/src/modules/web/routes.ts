@@ -27,6 +27,16 @@ import {
 import type { Shell } from "./shell";
 import { loadRenderer, requestLanguage } from "./ssr";
 
+/**
+ * What the pages served here render from beyond SHARED_REPLIES. Any other page gets the sales, which price the
+ * cart and wishlist of a page the browser draws (and the header's previews): with them at hand the lists show
+ * at once, not a skeleton first.
+ */
+const OWN_REPLIES: Partial<Record<Page, string[]>> = {
+  home: [ALL_CATEGORIES, "/sale"],
+  login: ["/auth/options"],
+};
+
 interface PageReply {
   head: PageHead;
   status?: number;
@@ -125,16 +135,6 @@ export function webRoutes(
         .header("vary", "Accept-Encoding, Cookie, Accept-Language")
         .type("text/html; charset=utf-8")
         .send(body);
-    };
-
-    /**
-     * What the pages served here render from beyond SHARED_REPLIES. Any other page gets the sales, which price
-     * the cart and wishlist of a page the browser draws (and the header's previews): with them at hand the
-     * lists show at once, not a skeleton first.
-     */
-    const OWN_REPLIES: Partial<Record<Page, string[]>> = {
-      home: [ALL_CATEGORIES, "/sale"],
-      login: ["/auth/options"],
     };
 
     /** Storefront pages whose chunks and data the HTML starts loading (preload.ts). */
