@@ -226,6 +226,25 @@ test("admins see Panel and never the wishlist, cart or purchases icons", async (
   await expect(page.getByRole("menuitem", { name: "Panel" })).toBeVisible();
 });
 
+test("the header's icons keep their place while the profile menu's code is on its way", async ({ page }) => {
+  await logIn(page, ADMIN);
+  // A fresh load asks for the menu's chunk again (a routed page skips the HTTP cache): hold it back.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/ProfileMenu-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto("/products?offset=1");
+  const panel = page.getByRole("banner").getByRole("link", { name: "Panel" });
+  await expect(panel).toBeVisible();
+  const before = await panel.boundingBox();
+  release();
+  await expect(page.getByRole("button", { name: /Account menu/ })).toBeVisible();
+  // A click aimed at Panel just before the menu arrived must still land on it.
+  expect(await panel.boundingBox()).toEqual(before);
+});
+
 /** An HS256 access token like the server's, signed with the e2e server's own secret, already expired. */
 function expiredAccessToken(current: string): string {
   // The e2e server keeps its generated signing secret beside its database.

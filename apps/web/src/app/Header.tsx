@@ -7,6 +7,7 @@ import { setLanguage, useTranslation, type Language } from "@/i18n";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { CategoriesMenu } from "./header/CategoriesMenu";
 import { ListPreview } from "./header/ListPreview";
+import { ProfileFace, profileTriggerClass } from "./header/ProfileFace";
 import { SearchBox } from "./header/SearchBox";
 import { useTheme } from "@/components/theme";
 import { IconButton } from "@/components/ui/IconButton";
@@ -67,7 +68,13 @@ export function Header() {
                   <Package size={22} aria-hidden />
                 </Link>
               )}
-              <Suspense fallback={<span aria-hidden className="h-11 w-11" />}>
+              <Suspense
+                fallback={
+                  <span aria-hidden className={profileTriggerClass}>
+                    <ProfileFace user={user} />
+                  </span>
+                }
+              >
                 <ProfileMenu user={user} />
               </Suspense>
             </>

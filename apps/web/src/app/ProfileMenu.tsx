@@ -3,12 +3,11 @@ import { Link, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ChevronDown, LayoutDashboard, LogOut, UserRound } from "lucide-react";
+import { LayoutDashboard, LogOut, UserRound } from "lucide-react";
 import type { User } from "@voltio/domain/account";
 import { logout } from "@/api/session";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
-import { Avatar } from "@/components/Avatar";
-import { focusRingClass } from "@/components/ui/focus-ring";
+import { ProfileFace, profileTriggerClass } from "./header/ProfileFace";
 
 const itemClass =
   "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-accent-soft data-[highlighted]:text-accent-strong";
@@ -34,11 +33,9 @@ export function ProfileMenu({ user }: { user: User }) {
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           aria-label={t("profileMenu.open", { name: user.firstName })}
-          className={`inline-flex h-10 items-center gap-2 rounded-xl px-0.5 text-sm sm:h-11 sm:px-1.5 font-medium text-ink transition hover:bg-accent-soft ${focusRingClass} lg:px-2`}
+          className={profileTriggerClass}
         >
-          <Avatar user={user} size={32} />
-          <span className="hidden max-w-28 truncate lg:inline">{user.firstName}</span>
-          <ChevronDown size={16} aria-hidden className="hidden text-muted lg:inline" />
+          <ProfileFace user={user} />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content
