@@ -73,6 +73,27 @@ test("the login page's e-mail step takes what was typed and Continue before its 
   expect(errors).toEqual([]);
 });
 
+test("Continue pressed just as the login form's code arrives still continues (the click never comes)", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  const release = await holdScripts(page, /\/assets\/EmailStepForm-[\w-]+\.js$/);
+  await page.goto("/login");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByRole("textbox", { name: "E-mail" }).fill("shopper@voltio.test");
+  const continueButton = page.getByRole("button", { name: "Continue" });
+  const plainButton = await continueButton.elementHandle();
+  const { x, y, width, height } = (await continueButton.boundingBox())!;
+  await page.mouse.move(x + width / 2, y + height / 2);
+  await page.mouse.down();
+  release();
+  // The real form replaces the plain one under the pressed button; the release lands on the new button.
+  await expect.poll(() => plainButton!.evaluate((node) => node.isConnected)).toBe(false);
+  await page.mouse.up();
+  await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test("a product page hydrates into a working page: the cart toggle responds", async ({ page }) => {
   const errors = collectErrors(page);
   const release = await holdScripts(page);

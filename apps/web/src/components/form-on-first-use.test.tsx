@@ -67,6 +67,37 @@ describe("useFormOnFirstUse", () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
+  it("submits a press on the plain button that the real form interrupted, whose click never comes", async () => {
+    const onSubmit = vi.fn();
+    let arrive!: () => void;
+    const load = () =>
+      new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+    render(<Harness load={load} />);
+    fireEvent.input(nameBox(), { target: { value: "Ana" } });
+    // The press lands on the plain button, the code arrives, the release lands on the real one: no click.
+    fireEvent.pointerDown(screen.getByRole("button", { name: "Send" }));
+    arrive();
+    await waitFor(() => expect(real()).not.toBeNull());
+    fireEvent.pointerUp(window);
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(onSubmit).toHaveBeenCalledWith({ name: "Ana" });
+  });
+
+  it("does not submit a press released before the code came (dragged off the button)", async () => {
+    const onSubmit = vi.fn();
+    let arrive!: () => void;
+    const load = () =>
+      new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+    render(<Harness load={load} />);
+    fireEvent.input(nameBox(), { target: { value: "Ana" } });
+    fireEvent.pointerDown(screen.getByRole("button", { name: "Send" }));
+    fireEvent.pointerUp(document.body);
+    arrive();
+    await waitFor(() => expect(real()).not.toBeNull());
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(nameBox().value).toBe("Ana");
+  });
+
   it("asks again on the next keystroke when the code could not be loaded", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const load = vi

@@ -1,4 +1,12 @@
-import { useCallback, useLayoutEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import {
+  useCallback,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type PointerEvent,
+  type RefObject,
+} from "react";
 import { flushSync } from "react-dom";
 
 /** What the plain form held when the real one took over. */
@@ -35,12 +43,19 @@ export function useFormOnFirstUse<Module>(load: () => Promise<Module>) {
   const formRef = useRef<HTMLFormElement>(null);
   const loading = useRef<Promise<Module | null> | null>(null);
   const submitted = useRef(false);
+  /** A pointer is down on the submit button: its click has not come yet. */
+  const pressing = useRef(false);
 
   const start = useCallback(() => {
     loading.current ??= load().then(
       (module) => {
         const form = formRef.current;
-        if (form) flushSync(() => setLoaded({ module, handover: handoverOf(form, submitted.current) }));
+        if (form) {
+          // A button pressed as the real form replaces it never gets its click (the press and the release
+          // land on different buttons): the real form makes that submit.
+          const handover = handoverOf(form, submitted.current || pressing.current);
+          flushSync(() => setLoaded({ module, handover }));
+        }
         return module;
       },
       (error: unknown) => {
@@ -59,6 +74,19 @@ export function useFormOnFirstUse<Module>(load: () => Promise<Module>) {
       event.preventDefault();
       submitted.current = true;
       start();
+    },
+    onPointerDown: (event: PointerEvent) => {
+      if (!(event.target as Element).closest("button[type=submit]")) return;
+      pressing.current = true;
+      // Released anywhere (or taken by the browser for a scroll), the press is over: its click, if any, has
+      // been dispatched by then.
+      const listening = new AbortController();
+      const released = () => {
+        pressing.current = false;
+        listening.abort();
+      };
+      for (const type of ["pointerup", "pointercancel"])
+        window.addEventListener(type, released, { capture: true, signal: listening.signal });
     },
   };
   return { loaded, plainForm };
