@@ -98,6 +98,24 @@ describe("useFormOnFirstUse", () => {
     expect(nameBox().value).toBe("Ana");
   });
 
+  it("keeps the focus on the button and submits a Space press the real form interrupted", async () => {
+    const onSubmit = vi.fn();
+    let arrive!: () => void;
+    const load = () =>
+      new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+    render(<Harness load={load} />);
+    fireEvent.input(nameBox(), { target: { value: "Ana" } });
+    const plainButton = screen.getByRole("button", { name: "Send" });
+    plainButton.focus();
+    fireEvent.keyDown(plainButton, { key: " " });
+    arrive();
+    await waitFor(() => expect(real()).not.toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Send" }));
+    expect(document.activeElement).not.toBe(plainButton);
+    fireEvent.keyUp(window, { key: " " });
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
   it("asks again on the next keystroke when the code could not be loaded", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const load = vi

@@ -4,6 +4,7 @@ import {
   useRef,
   useState,
   type FormEvent,
+  type KeyboardEvent,
   type PointerEvent,
   type RefObject,
 } from "react";
@@ -13,21 +14,24 @@ import { flushSync } from "react-dom";
 export interface Handover {
   /** Each named box's text. */
   values: Record<string, string>;
-  /** The box that had the focus, with its caret. */
-  focused: { name: string; start: number | null; end: number | null } | null;
+  /**
+   * What had the focus (a box or the button, by its place among the form's controls: the real form has the
+   * same markup), with a box's caret.
+   */
+  focused: { index: number; start: number | null; end: number | null } | null;
   /** The visitor submitted the plain form: the real one submits as soon as it is drawn. */
   submitted: boolean;
 }
 
-/** Reads a plain form's boxes, the focused one and its caret. */
+/** Reads a plain form's boxes, what had the focus and a box's caret. */
 export function handoverOf(form: HTMLFormElement, submitted: boolean): Handover {
   const values: Record<string, string> = {};
   let focused: Handover["focused"] = null;
-  for (const element of Array.from(form.elements)) {
-    if (!(element instanceof HTMLInputElement) || !element.name) continue;
-    values[element.name] = element.value;
+  for (const [index, element] of Array.from(form.elements).entries()) {
+    const box = element instanceof HTMLInputElement ? element : null;
+    if (box?.name) values[box.name] = box.value;
     if (element === document.activeElement)
-      focused = { name: element.name, start: element.selectionStart, end: element.selectionEnd };
+      focused = { index, start: box?.selectionStart ?? null, end: box?.selectionEnd ?? null };
   }
   return { values, focused, submitted };
 }
@@ -43,7 +47,7 @@ export function useFormOnFirstUse<Module>(load: () => Promise<Module>) {
   const formRef = useRef<HTMLFormElement>(null);
   const loading = useRef<Promise<Module | null> | null>(null);
   const submitted = useRef(false);
-  /** A pointer is down on the submit button: its click has not come yet. */
+  /** A pointer or Space is down on the submit button: its click has not come yet. */
   const pressing = useRef(false);
 
   const start = useCallback(() => {
@@ -67,6 +71,19 @@ export function useFormOnFirstUse<Module>(load: () => Promise<Module>) {
     );
   }, [load]);
 
+  /** A press on the submit button lasts until one of `ends` anywhere: its click, if any, comes by then. */
+  const press = (target: EventTarget, ends: string[]) => {
+    if (!(target as Element).closest("button[type=submit]")) return;
+    pressing.current = true;
+    const listening = new AbortController();
+    const released = () => {
+      pressing.current = false;
+      listening.abort();
+    };
+    for (const type of ends)
+      window.addEventListener(type, released, { capture: true, signal: listening.signal });
+  };
+
   const plainForm = {
     ref: formRef,
     onInput: start,
@@ -75,26 +92,18 @@ export function useFormOnFirstUse<Module>(load: () => Promise<Module>) {
       submitted.current = true;
       start();
     },
-    onPointerDown: (event: PointerEvent) => {
-      if (!(event.target as Element).closest("button[type=submit]")) return;
-      pressing.current = true;
-      // Released anywhere (or taken by the browser for a scroll), the press is over: its click, if any, has
-      // been dispatched by then.
-      const listening = new AbortController();
-      const released = () => {
-        pressing.current = false;
-        listening.abort();
-      };
-      for (const type of ["pointerup", "pointercancel"])
-        window.addEventListener(type, released, { capture: true, signal: listening.signal });
+    onPointerDown: (event: PointerEvent) => press(event.target, ["pointerup", "pointercancel"]),
+    // Space clicks a button when it is let go.
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key === " ") press(event.target, ["keyup", "blur"]);
     },
   };
   return { loaded, plainForm };
 }
 
 /**
- * In the real form, on its first render: the focus and caret back where they were in the plain form, and
- * the submit the visitor made before the code arrived.
+ * In the real form, on its first render: the focus (and a box's caret) back where it was in the plain form,
+ * and the submit the visitor made before the code arrived.
  */
 export function useTakeOver(
   formRef: RefObject<HTMLFormElement | null>,
@@ -102,12 +111,13 @@ export function useTakeOver(
   submit: () => void,
 ) {
   useLayoutEffect(() => {
-    const box = handover.focused && formRef.current?.elements.namedItem(handover.focused.name);
-    if (box instanceof HTMLInputElement) {
-      box.focus();
+    const { focused } = handover;
+    const control = focused && formRef.current?.elements[focused.index];
+    if (control instanceof HTMLElement) {
+      control.focus();
       // E-mail boxes have no caret position to read or set.
-      const { start, end } = handover.focused!;
-      if (start !== null) box.setSelectionRange(start, end);
+      if (control instanceof HTMLInputElement && focused!.start !== null)
+        control.setSelectionRange(focused!.start, focused!.end);
     }
     if (handover.submitted) submit();
     // Once, as the real form first appears.

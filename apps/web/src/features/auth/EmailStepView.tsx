@@ -17,7 +17,7 @@ export function EmailStepView({
   children,
 }: {
   google: (() => void) | undefined;
-  form: Pick<ComponentProps<"form">, "ref" | "onSubmit" | "onInput" | "onPointerDown">;
+  form: Pick<ComponentProps<"form">, "ref" | "onSubmit" | "onInput" | "onPointerDown" | "onKeyDown">;
   submitting: boolean;
   /** The e-mail box. */
   children: ReactNode;
