@@ -198,7 +198,8 @@ export const e2eDataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/
 /** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
 export async function mailTo(address: string): Promise<string[]> {
   const dir = new URL("mail/", e2eDataDir);
-  const names = await readdir(dir).catch(() => [] as string[]);
+  // Finished messages only: the server writes each one aside (.<id>.<pid>.tmp) and renames it into place.
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".eml"));
   const mails = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
   return mails.filter((mail) => mail.includes(address));
 }
