@@ -37,6 +37,14 @@ function Harness({ load }: { load: () => Promise<ReturnType<typeof makeModule>> 
   );
 }
 
+/** A load whose module arrives when the test says so. */
+function heldBack(onSubmit: (values: Record<string, string>) => void) {
+  let arrive!: () => void;
+  const load = () =>
+    new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+  return { load, arrive: () => arrive() };
+}
+
 const real = () => document.querySelector("form[data-real]");
 const nameBox = () => screen.getByRole("textbox", { name: "Name" }) as HTMLInputElement;
 
@@ -69,9 +77,7 @@ describe("useFormOnFirstUse", () => {
 
   it("submits a press on the plain button that the real form interrupted, whose click never comes", async () => {
     const onSubmit = vi.fn();
-    let arrive!: () => void;
-    const load = () =>
-      new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+    const { load, arrive } = heldBack(onSubmit);
     render(<Harness load={load} />);
     fireEvent.input(nameBox(), { target: { value: "Ana" } });
     // The press lands on the plain button, the code arrives, the release lands on the real one: no click.
@@ -85,9 +91,7 @@ describe("useFormOnFirstUse", () => {
 
   it("does not submit a press released before the code came (dragged off the button)", async () => {
     const onSubmit = vi.fn();
-    let arrive!: () => void;
-    const load = () =>
-      new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+    const { load, arrive } = heldBack(onSubmit);
     render(<Harness load={load} />);
     fireEvent.input(nameBox(), { target: { value: "Ana" } });
     fireEvent.pointerDown(screen.getByRole("button", { name: "Send" }));
@@ -100,9 +104,7 @@ describe("useFormOnFirstUse", () => {
 
   it("keeps the focus on the button and submits a Space press the real form interrupted", async () => {
     const onSubmit = vi.fn();
-    let arrive!: () => void;
-    const load = () =>
-      new Promise<ReturnType<typeof makeModule>>((resolve) => (arrive = () => resolve(makeModule(onSubmit))));
+    const { load, arrive } = heldBack(onSubmit);
     render(<Harness load={load} />);
     fireEvent.input(nameBox(), { target: { value: "Ana" } });
     const plainButton = screen.getByRole("button", { name: "Send" });
