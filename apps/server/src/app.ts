@@ -167,7 +167,7 @@ export async function buildApp(
     replyTtlSeconds: config.catalogCacheTtlSeconds,
     countTtlSeconds: config.catalogCountCacheTtlSeconds,
   });
-  const paymentProvider = createPaymentProvider(config, db);
+  const paymentProvider = await createPaymentProvider(config, db);
   // Modules that queue mail (integrations/mail/outbox.ts) get `notifyMail` to call once their transaction
   // committed; without it, the message still goes out at the next poll.
   const mail = mailWorker

@@ -3,13 +3,12 @@ import type { Db } from "../../db/client";
 import { mercadoPagoProvider } from "./mercadopago";
 import type { PaymentProvider } from "./provider";
 import { sandboxProvider } from "./sandbox";
-import { stripeProvider } from "./stripe";
 
 /** The provider PAYMENT_PROVIDER names, with its keys. */
-export function createPaymentProvider(
+export async function createPaymentProvider(
   config: Pick<Config, "payments" | "publicUrl">,
   db: Db,
-): PaymentProvider {
+): Promise<PaymentProvider> {
   const payments = config.payments;
   switch (payments.provider) {
     case "sandbox":
@@ -25,6 +24,7 @@ export function createPaymentProvider(
       });
     }
     case "stripe":
-      return stripeProvider(payments);
+      // Stripe's SDK (~3 MB of heap) loads only in a store that takes its payments.
+      return (await import("./stripe")).stripeProvider(payments);
   }
 }

@@ -11,7 +11,6 @@ import { signedIn, signedInShopper } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS } from "../../http/private-replies";
 import { buyAgain } from "./buy-again";
 import { listPurchases, purchaseFor, purchaseReply, type TrackingTemplates } from "./purchase-page";
-import { receiptPdf } from "./receipt";
 
 export interface PurchaseRoutesDeps {
   db: Db;
@@ -86,6 +85,8 @@ export function purchaseRoutes({
           request.params.number,
           trackingUrlTemplates,
         );
+        // pdfkit and its fonts' tables (~5 MB of heap) load with the first receipt, not in every process.
+        const { receiptPdf } = await import("./receipt");
         const pdf = await receiptPdf(purchaseReply(purchase), storeTimeZone);
         return (
           reply

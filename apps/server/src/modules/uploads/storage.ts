@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type * as S3 from "@aws-sdk/client-s3";
 import type { Config, UploadsS3Config } from "../../config";
 import { UpstreamUnavailable } from "../../errors";
 
@@ -43,26 +43,33 @@ function localStorage(dir: string): UploadStorage {
 const UPSTREAM = "The picture storage";
 
 function s3Storage(settings: UploadsS3Config): UploadStorage {
-  const client = new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    // Buckets of S3-compatible stores (MinIO, R2, a local stand-in) are addressed by path.
-    forcePathStyle: settings.endpoint !== undefined,
-    credentials: settings.accessKeyId
-      ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? "" }
-      : undefined,
-    // Checksums only where the API requires them: not every S3-compatible store reads the newer trailers.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  // The SDK (~4 MB of heap) loads with the bucket's first use: a store that keeps pictures on disk never does.
+  let connected: Promise<{ sdk: typeof S3; client: S3.S3Client }> | undefined;
+  const connect = () =>
+    (connected ??= import("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: settings.region,
+        endpoint: settings.endpoint,
+        // Buckets of S3-compatible stores (MinIO, R2, a local stand-in) are addressed by path.
+        forcePathStyle: settings.endpoint !== undefined,
+        credentials: settings.accessKeyId
+          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? "" }
+          : undefined,
+        // Checksums only where the API requires them: not every S3-compatible store reads the newer trailers.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      }),
+    })));
   const fail = (what: string) => (error: unknown) => {
     throw new UpstreamUnavailable(UPSTREAM, `${what}: ${(error as Error).message}`);
   };
   return {
     async put(name, bytes, contentType) {
+      const { sdk, client } = await connect();
       await client
         .send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: settings.bucket,
             Key: name,
             Body: bytes,
@@ -73,11 +80,12 @@ function s3Storage(settings: UploadsS3Config): UploadStorage {
         .catch(fail(`storing ${name}`));
     },
     async get(name) {
+      const { sdk, client } = await connect();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: name }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: settings.bucket, Key: name }));
         return { body: object.Body as Readable, size: object.ContentLength ?? 0 };
       } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
+        if (error instanceof sdk.NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
         return fail(`reading ${name}`)(error);
       }
     },
