@@ -52,13 +52,19 @@ for (const path of ["/", "/products?offset=1", "/product/1", "/profiles", "/logi
   });
 }
 
-test("the login page's e-mail step takes what was typed and Continue before its form's code arrives", async ({
-  page,
-}) => {
+/** /login hydrated with its e-mail step's form code held back: the plain boxes the server drew are in use. */
+async function loginWithFormHeld(page: Page) {
   const errors = collectErrors(page);
   const release = await holdScripts(page, /\/assets\/EmailStepForm-[\w-]+\.js$/);
   await page.goto("/login");
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  return { errors, release };
+}
+
+test("the login page's e-mail step takes what was typed and Continue before its form's code arrives", async ({
+  page,
+}) => {
+  const { errors, release } = await loginWithFormHeld(page);
   const box = page.getByRole("textbox", { name: "E-mail" });
   await expect(box).toBeFocused();
   await box.pressSequentially("shopper@voltio.test");
@@ -76,10 +82,7 @@ test("the login page's e-mail step takes what was typed and Continue before its 
 test("Continue pressed just as the login form's code arrives still continues (the click never comes)", async ({
   page,
 }) => {
-  const errors = collectErrors(page);
-  const release = await holdScripts(page, /\/assets\/EmailStepForm-[\w-]+\.js$/);
-  await page.goto("/login");
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const { errors, release } = await loginWithFormHeld(page);
   await page.getByRole("textbox", { name: "E-mail" }).fill("shopper@voltio.test");
   const continueButton = page.getByRole("button", { name: "Continue" });
   const plainButton = await continueButton.elementHandle();
@@ -123,6 +126,20 @@ test("a visitor who chose Spanish gets Spanish pages on the next visit, with no 
   await expect(page.getByRole("link", { name: "Saltar al contenido" })).toBeAttached();
   release();
   await expect(page.getByRole("combobox", { name: "Idioma" })).toHaveValue("es");
+  expect(errors).toEqual([]);
+});
+
+test("a language picked in the server's page before its script runs is the one the page ends in", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  const release = await holdScripts(page);
+  await page.goto("/profiles", { waitUntil: "domcontentloaded" });
+  await page.getByRole("combobox", { name: "Language" }).selectOption("es");
+  release();
+  await expect(page.getByRole("heading", { name: "Sobre nosotros", level: 1 })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Idioma" })).toHaveValue("es");
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
   expect(errors).toEqual([]);
 });
 

@@ -42,4 +42,24 @@ describe("translate", () => {
     await setLanguage("en");
     localStorage.removeItem("lang");
   });
+
+  it("starts in a language picked in the server's page before the app ran, and keeps it", async () => {
+    // The header's picker as the server draws it in English, then moved to ES by the visitor.
+    document.body.innerHTML =
+      '<select id="language"><option value="en" selected="">EN</option><option value="es">ES</option></select>';
+    (document.getElementById("language") as HTMLSelectElement).value = "es";
+    await startLanguage();
+    expect(currentLanguage()).toBe("es");
+    expect(localStorage.getItem("lang")).toBe("es");
+    expect(document.cookie).toContain("lang=es");
+
+    // Left where the server drew it, the picker changes nothing.
+    await setLanguage("en");
+    document.body.innerHTML =
+      '<select id="language"><option value="en" selected="">EN</option><option value="es">ES</option></select>';
+    await startLanguage();
+    expect(currentLanguage()).toBe("en");
+    document.body.innerHTML = "";
+    localStorage.removeItem("lang");
+  });
 });

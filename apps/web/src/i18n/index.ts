@@ -92,6 +92,18 @@ export async function startLanguage(): Promise<void> {
   current = language;
   // The server guessed from the cookie or Accept-Language; screen readers pronounce by this attribute.
   document.documentElement.lang = language;
+  // The header's picker works in the server's page before the app runs; hydrating would undo such a choice.
+  const picked = pickedBeforeStart();
+  if (picked && picked !== language) await setLanguage(picked);
+}
+
+/** A language the visitor chose in the server's page (the header's picker moved off what it was drawn with). */
+function pickedBeforeStart(): Language | null {
+  const picker = document.getElementById("language");
+  if (!(picker instanceof HTMLSelectElement)) return null;
+  const drawn = [...picker.options].find((option) => option.defaultSelected)?.value;
+  const value = picker.value;
+  return value !== drawn && (value === "en" || value === "es") ? value : null;
 }
 
 export async function setLanguage(language: Language): Promise<void> {
