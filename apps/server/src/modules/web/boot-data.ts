@@ -33,11 +33,14 @@ export async function bootReplies(app: FastifyInstance, paths: string[]): Promis
  * round trip of a slow connection). The browser asks for the whole reply once it has drawn the page, and
  * waits for a product's own when a guest lists it before then (apps/web/src/api/boot-data.ts).
  */
-export function briefListing(replies: Record<string, unknown>, path: string): string[] {
+export function briefListing(
+  replies: Record<string, unknown>,
+  path: string,
+): { replies: Record<string, unknown>; brief: string[] } {
   const list = replies[path] as { products: { description: string }[] } | undefined;
-  if (!list) return [];
-  replies[path] = { ...list, products: list.products.map((product) => ({ ...product, description: "" })) };
-  return [path];
+  if (!list) return { replies, brief: [] };
+  const products = list.products.map((product) => ({ ...product, description: "" }));
+  return { replies: { ...replies, [path]: { ...list, products } }, brief: [path] };
 }
 
 /** `brief`: the paths whose replies are embedded in part, which the browser fetches again. */

@@ -103,8 +103,9 @@ export function webRoutes(
 
     const sendPage = async (request: FastifyRequest, reply: FastifyReply, options: PageReply) => {
       const { head, status = 200, page, image, listing } = options;
-      const replies = await bootReplies(app, listing ? [...options.replies, listing] : options.replies);
-      const brief = listing ? briefListing(replies, listing) : [];
+      const fetched = await bootReplies(app, listing ? [...options.replies, listing] : options.replies);
+      // The page is rendered from the brief listing too, so the browser hydrates the same cards.
+      const { replies, brief } = listing ? briefListing(fetched, listing) : { replies: fetched, brief: [] };
       const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
       const preloads =
         (page ? preloadTags(manifest, page, { image, language }) : "") + bootDataTag(replies, brief);
