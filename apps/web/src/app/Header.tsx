@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { LayoutDashboard, Moon, Package, Sun, UserRound, Zap } from "lucide-react";
 import { useLeftoverGuestMerge } from "@/api/login-merge";
 import { useSession } from "@/api/session";
-import { setLanguage, useTranslation, type Language } from "@/i18n";
+import { LANGUAGE_PICKER_ID, setLanguage, useTranslation, type Language } from "@/i18n";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { CategoriesMenu } from "./header/CategoriesMenu";
 import { ListPreview } from "./header/ListPreview";
@@ -95,11 +95,11 @@ export function Header() {
             label={dark ? t("nav.themeToLight") : t("nav.themeToDark")}
             icon={dark ? <Sun size={20} aria-hidden /> : <Moon size={20} aria-hidden />}
           />
-          <label className="sr-only" htmlFor="language">
+          <label className="sr-only" htmlFor={LANGUAGE_PICKER_ID}>
             {t("nav.language")}
           </label>
           <select
-            id="language"
+            id={LANGUAGE_PICKER_ID}
             value={language}
             onChange={(event) => void setLanguage(event.target.value as Language)}
             className={`h-9 cursor-pointer rounded-lg border border-line bg-card px-1 text-sm font-medium text-ink ${focusRingClass} sm:ml-1`}

@@ -97,9 +97,12 @@ export async function startLanguage(): Promise<void> {
   if (picked && picked !== language) await setLanguage(picked);
 }
 
+/** The id of the header's language picker (app/Header.tsx). */
+export const LANGUAGE_PICKER_ID = "language";
+
 /** A language the visitor chose in the server's page (the header's picker moved off what it was drawn with). */
 function pickedBeforeStart(): Language | null {
-  const picker = document.getElementById("language");
+  const picker = document.getElementById(LANGUAGE_PICKER_ID);
   if (!(picker instanceof HTMLSelectElement)) return null;
   const drawn = [...picker.options].find((option) => option.defaultSelected)?.value;
   const value = picker.value;
