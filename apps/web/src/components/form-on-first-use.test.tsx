@@ -75,13 +75,19 @@ describe("useFormOnFirstUse", () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
-  it("submits a press on the plain button that the real form interrupted, whose click never comes", async () => {
+  /** "Ana" typed and a pointer pressed on the plain Send button while the real form's code is held back. */
+  const pressSendBeforeCode = () => {
     const onSubmit = vi.fn();
     const { load, arrive } = heldBack(onSubmit);
     render(<Harness load={load} />);
     fireEvent.input(nameBox(), { target: { value: "Ana" } });
-    // The press lands on the plain button, the code arrives, the release lands on the real one: no click.
     fireEvent.pointerDown(screen.getByRole("button", { name: "Send" }));
+    return { onSubmit, arrive };
+  };
+
+  it("submits a press on the plain button that the real form interrupted, whose click never comes", async () => {
+    // The press lands on the plain button, the code arrives, the release lands on the real one: no click.
+    const { onSubmit, arrive } = pressSendBeforeCode();
     arrive();
     await waitFor(() => expect(real()).not.toBeNull());
     fireEvent.pointerUp(window);
@@ -90,11 +96,7 @@ describe("useFormOnFirstUse", () => {
   });
 
   it("does not submit a press released before the code came (dragged off the button)", async () => {
-    const onSubmit = vi.fn();
-    const { load, arrive } = heldBack(onSubmit);
-    render(<Harness load={load} />);
-    fireEvent.input(nameBox(), { target: { value: "Ana" } });
-    fireEvent.pointerDown(screen.getByRole("button", { name: "Send" }));
+    const { onSubmit, arrive } = pressSendBeforeCode();
     fireEvent.pointerUp(document.body);
     arrive();
     await waitFor(() => expect(real()).not.toBeNull());

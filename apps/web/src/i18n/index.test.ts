@@ -44,10 +44,14 @@ describe("translate", () => {
   });
 
   it("starts in a language picked in the server's page before the app ran, and keeps it", async () => {
-    // The header's picker as the server draws it in English, then moved to ES by the visitor.
-    document.body.innerHTML =
-      '<select id="language"><option value="en" selected="">EN</option><option value="es">ES</option></select>';
-    (document.getElementById("language") as HTMLSelectElement).value = "es";
+    // The header's picker as the server draws it in English.
+    const drawPicker = () => {
+      document.body.innerHTML =
+        '<select id="language"><option value="en" selected="">EN</option><option value="es">ES</option></select>';
+      return document.getElementById("language") as HTMLSelectElement;
+    };
+    // Moved to ES by the visitor.
+    drawPicker().value = "es";
     await startLanguage();
     expect(currentLanguage()).toBe("es");
     expect(localStorage.getItem("lang")).toBe("es");
@@ -55,8 +59,7 @@ describe("translate", () => {
 
     // Left where the server drew it, the picker changes nothing.
     await setLanguage("en");
-    document.body.innerHTML =
-      '<select id="language"><option value="en" selected="">EN</option><option value="es">ES</option></select>';
+    drawPicker();
     await startLanguage();
     expect(currentLanguage()).toBe("en");
     document.body.innerHTML = "";

@@ -67,10 +67,12 @@ export function lazyWithTexts<P extends object>(
   return lazy(async () => (await Promise.all([load(), loadTexts(...packs)]))[0]);
 }
 
+const isLanguage = (value: string | null | undefined): value is Language => value === "en" || value === "es";
+
 function savedLanguage(): Language | null {
   try {
     const saved = localStorage.getItem("lang");
-    return saved === "en" || saved === "es" ? saved : null;
+    return isLanguage(saved) ? saved : null;
   } catch {
     return null;
   }
@@ -106,7 +108,7 @@ function pickedBeforeStart(): Language | null {
   if (!(picker instanceof HTMLSelectElement)) return null;
   const drawn = [...picker.options].find((option) => option.defaultSelected)?.value;
   const value = picker.value;
-  return value !== drawn && (value === "en" || value === "es") ? value : null;
+  return value !== drawn && isLanguage(value) ? value : null;
 }
 
 export async function setLanguage(language: Language): Promise<void> {
