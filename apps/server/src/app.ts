@@ -1,16 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import helmet from "helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
-import { guardRoutes, isApiCall, type Identify } from "./http/access";
+import { guardRoutes, type Identify } from "./http/access";
 import { outboxDepth } from "./integrations/mail/outbox";
 import { startMailWorker } from "./integrations/mail/worker";
 import { handleError } from "./http/error-handler";
 import { finishHandlersOnClose } from "./http/in-flight";
 import { refuseAmbiguousInput } from "./http/input-rules";
+import { sendSecurityHeaders } from "./http/security-headers";
 import { readCaller } from "./modules/auth/access-token";
 import { demoLogStream } from "./http/demo-log";
 import { adminCatalogRoutes } from "./modules/admin-catalog/routes";
@@ -105,45 +105,10 @@ export async function buildApp(
 
   const shell = loadShell(config.webDist);
   // 'Login with Google' loads Google's sign-in script and frame, only when it is configured.
-  const google = config.google.clientId ? ["https://accounts.google.com"] : [];
-  // Helmet's headers on every reply, refusals included. The middleware is built once: @fastify/helmet built
-  // it again on every request (parsing the CSP each time), ~5% of an uncached listing's CPU.
-  const pageHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", "data:", "https:"],
-        scriptSrc: ["'self'", ...shell.scriptHashes, ...google.map((origin) => `${origin}/gsi/client`)],
-        styleSrc: ["'self'", "'unsafe-inline'", ...google.map((origin) => `${origin}/gsi/style`)],
-        connectSrc: ["'self'", ...google.map((origin) => `${origin}/gsi/`)],
-        frameSrc: ["'self'", ...google.map((origin) => `${origin}/gsi/`)],
-        upgradeInsecureRequests: null,
-      },
-    },
+  sendSecurityHeaders(app, {
+    scriptHashes: shell.scriptHashes,
+    google: config.google.clientId ? ["https://accounts.google.com"] : [],
   });
-  // JSON replies get what an API needs (OWASP REST Security Cheat Sheet): nothing may load, run or frame
-  // them, no type sniffing, HTTPS only, no referrer. The page policy and the headers only documents use would
-  // add ~700 bytes to each one, about 4% of a catalogue page's reply.
-  const apiHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-    },
-    xFrameOptions: { action: "deny" },
-    crossOriginOpenerPolicy: false,
-    originAgentCluster: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-  });
-  app.addHook("onRequest", (request, reply, done) =>
-    (isApiCall(request.url) && !request.routeOptions.config.page ? apiHeaders : pageHeaders)(
-      request.raw,
-      reply.raw,
-      (error?: unknown) => done(error as Error | undefined),
-    ),
-  );
   refuseAmbiguousInput(app);
   const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);
   guardRoutes(app, identify);

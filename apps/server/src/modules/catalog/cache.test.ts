@@ -30,6 +30,23 @@ describe("TtlCache", () => {
     expect(cache.get("a")).toBeDefined();
   });
 
+  it("keeps the order of use through repeated hits of the newest entry and entries set again", () => {
+    // Two 42-byte entries fit in 100 bytes; a third drops the least recently used.
+    const cache = new TtlCache<string>(60_000, 100, (value) => value.length * 2);
+    const value = "x".repeat(20);
+    const kept = () => ["a", "b", "c"].filter((key) => cache.get(key) !== undefined);
+    cache.set("a", value);
+    expect(cache.get("a")).toBe(value);
+    expect(cache.get("a")).toBe(value);
+    cache.set("b", value);
+    expect(cache.get("a")).toBe(value); // a is the most recently used again, although it was hit last
+    cache.set("c", value);
+    expect(kept()).toEqual(["a", "c"]);
+    cache.set("a", value); // set again: now the most recently used
+    cache.set("b", value);
+    expect(kept()).toEqual(["a", "b"]);
+  });
+
   it("counts a replaced entry once, and stores nothing with a zero TTL", () => {
     const cache = new TtlCache<string>(60_000, 1000, (value) => value.length);
     cache.set("k", "12345");
