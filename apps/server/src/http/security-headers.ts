@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
 import { isApiCall } from "./access";
 
-type Headers = Record<string, string>;
+type HeaderValues = Record<string, string>;
 
 /**
  * Helmet's headers on every reply, refusals included (ASVS 14.4). They depend on the configuration only, so
@@ -55,8 +55,8 @@ export function sendSecurityHeaders(
 }
 
 /** The headers a helmet middleware sets: it reads nothing of the request, so one run tells them all. */
-export function headersOf(middleware: ReturnType<typeof helmet>): Headers {
-  const headers: Headers = {};
+function headersOf(middleware: ReturnType<typeof helmet>): HeaderValues {
+  const headers: HeaderValues = {};
   const response = {
     setHeader(name: string, value: string) {
       headers[name.toLowerCase()] = value;
