@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const START_TIMEOUT_MS = 180_000;
-/** package.json's serve script starts the server with these (a 32 MB young generation: ADR 0011). */
-const SERVE_FLAGS = ["--max-semi-space-size=32"];
+/** package.json's serve script starts the server with these (ADR 0011: a 32 MB young generation, gc()). */
+const SERVE_FLAGS = ["--max-semi-space-size=32", "--expose-gc"];
 const STOP_TIMEOUT_MS = 30_000;
 
 export interface BenchServer {

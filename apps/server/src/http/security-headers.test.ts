@@ -20,6 +20,7 @@ describe("security headers", () => {
   it.each([
     ["a listing", "/api/products?limit=1", 200],
     ["a refusal", "/api/products?limit=x", 400],
+    ["a refusal by the access guard", "/api/user", 401],
     ["an unknown API path", "/api/nothing-here", 404],
   ])("on %s of the API: nothing may load, run or frame the JSON", async (_name, url, status) => {
     const reply = await t.app.inject({ url });

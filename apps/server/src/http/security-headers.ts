@@ -8,7 +8,7 @@ type HeaderValues = Record<string, string>;
 /**
  * Helmet's headers on every reply, refusals included (ASVS 14.4). They depend on the configuration only, so
  * each middleware runs once, at start, and every reply gets its headers in Fastify's own header list: run
- * per request it set them one by one on the raw response (~2% of an uncached listing's CPU), and a header
+ * per request it set them one by one on the raw response (1–2% of an uncached listing's CPU), and a header
  * set there makes Node check every other header of the reply again.
  */
 export function sendSecurityHeaders(

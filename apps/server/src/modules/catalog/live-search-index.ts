@@ -101,6 +101,7 @@ export class LiveSearchIndex {
     try {
       this.index = await SearchIndex.load(run);
       this.lastBuildMs = performance.now() - started;
+      collectBuildGarbage();
     } catch (error) {
       this.everything = true;
       throw error;
@@ -126,4 +127,14 @@ export class LiveSearchIndex {
     if (!index.apply(changes, rows)) this.everything = true;
     this.lastUpdateMs = performance.now() - started;
   }
+}
+
+/**
+ * A build reads every product's texts: at 100k products ~230 MB that V8 has moved to its old generation by
+ * the end, and collects only at its next full collection — ~17 s into full load, never on an idle process.
+ * Meanwhile the process holds that memory and each young-generation collection takes ~2 ms instead of ~1.2.
+ * `npm run serve` exposes gc() (ADR 0011), so it goes at once, in one ~50 ms pause per build.
+ */
+function collectBuildGarbage() {
+  (globalThis as { gc?: () => void }).gc?.();
 }
