@@ -132,8 +132,8 @@ export class LiveSearchIndex {
 /**
  * A build reads every product's texts: at 100k products ~230 MB that V8 has moved to its old generation by
  * the end, and collects only at its next full collection — ~17 s into full load, never on an idle process.
- * Meanwhile the process holds that memory and each young-generation collection takes ~2 ms instead of ~1.2.
- * `npm run serve` exposes gc() (ADR 0011), so it goes at once, in one ~50 ms pause per build.
+ * Meanwhile the process holds that memory and young-generation collections are slower (~2.0 ms against ~1.7
+ * ms right after a build). `npm run serve` exposes gc() (ADR 0011), so it goes at once: one ~45 ms pause.
  */
 function collectBuildGarbage() {
   (globalThis as { gc?: () => void }).gc?.();
