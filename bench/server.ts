@@ -9,13 +9,25 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const START_TIMEOUT_MS = 180_000;
-/** package.json's serve script starts the server with these (ADR 0011: a 32 MB young generation, gc()). */
-const SERVE_FLAGS = ["--max-semi-space-size=32", "--expose-gc"];
+/** The Node flags of package.json's serve script (ADR 0011), read from it: a copy here would drift. */
+const SERVE_FLAGS = serveFlags(
+  (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { serve: string } }).scripts.serve,
+);
+
+/** `node <flags> --import tsx <entry>` → the flags. */
+function serveFlags(script: string): string[] {
+  const words = script.trim().split(/\s+/);
+  const end = words.indexOf("--import");
+  if (words[0] !== "node" || end < 0)
+    throw new Error(`package.json's serve script is not "node … --import …": ${script}`);
+  return words.slice(1, end);
+}
 const STOP_TIMEOUT_MS = 30_000;
 
 export interface BenchServer {
