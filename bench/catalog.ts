@@ -7,10 +7,10 @@
  *
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://voltio:voltio@127.0.0.1:5432/postgres.
  * Knobs: BENCH_DATABASES (pglite,postgres), BENCH_PRODUCTS, BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2),
- * BENCH_CONNECTIONS (50), BENCH_ROUNDS (6: rounds of one floor and one uncached Voltio measurement per scenario,
- * in alternating order, an even number so that each goes first as often; the ratio is the median of the
- * rounds' ratios); a run with other timings, or under
- * 10,000 products, is a smoke run that leaves docs/benchmarks.md alone (BENCH_REPORT=true/false overrides).
+ * BENCH_CONNECTIONS (50), BENCH_ROUNDS (6: rounds of floor, Voltio, Voltio, floor or the reverse per scenario,
+ * an even number so that each order comes as often; the ratio is the median of the rounds' ratios); a run with
+ * other timings, or under 10,000 products, is a smoke run that leaves docs/benchmarks.md alone
+ * (BENCH_REPORT=true/false overrides).
  * A run with errors writes nothing and exits 1.
  *
  * On PostgreSQL it then measures the search index under edits (bench/search-edits.ts): what one admin edit costs
@@ -120,7 +120,7 @@ async function measure(server: BenchServer, path: string): Promise<Measurement> 
 type Setup = "floor" | "uncached" | "cached";
 interface Row {
   scenario: string;
-  /** Each server's median round by req/s (with that round's latencies) and all rounds' errors. */
+  /** Each server's median measurement by req/s (with its latencies) and the errors of all of them. */
   results: Partial<Record<Setup, Measurement>>;
   /** Uncached Voltio's req/s ÷ the floor's, round by round. */
   ratios: number[];
@@ -139,8 +139,8 @@ const median = (values: number[]) => {
   return Number.isInteger(half) ? (sorted[half - 1]! + sorted[half]!) / 2 : sorted[Math.floor(half)]!;
 };
 
-/** The round with the median req/s (lower middle), carrying the errors of all rounds. */
-function medianRound(measurements: Measurement[]): Measurement {
+/** The measurement with the median req/s (lower middle), carrying the errors of all of them. */
+function medianMeasurement(measurements: Measurement[]): Measurement {
   const middle = lowerMiddle(measurements.map((m) => m.requestsPerSecond));
   return {
     ...measurements.find((m) => m.requestsPerSecond === middle)!,
@@ -184,11 +184,12 @@ async function benchmarkListing(
   const rows: Row[] = scenarios.map((scenario) => ({ scenario: scenario.name, results: {}, ratios: [] }));
 
   // The floor and uncached Voltio run side by side, each measured alone in turn, scenario by scenario, in
-  // BENCH_ROUNDS rounds of one measurement each (floor first, then Voltio first, and so on: the second of a
-  // round tends to measure lower; over a 9-round run Voltio measured 0.87× the floor in the rounds the floor
-  // went first and 0.94× in the others). This machine's speed drifts by up to 30% between rounds: a ratio
-  // within a round compares like with like, and the median of the rounds' ratios is not moved by one slow or
-  // fast round (the best round of each was).
+  // BENCH_ROUNDS rounds. This machine's speed drifts by up to 30% between rounds, and the second of two
+  // measurements in a row tends to measure lower (over a 9-round run of one measurement each, Voltio measured
+  // 0.87× the floor in the rounds the floor went first and 0.94× in the others). So each round is floor,
+  // Voltio, Voltio, floor (the next one Voltio, floor, floor, Voltio): each server goes first and second once,
+  // a steady drift hits both alike, and the round's ratio is Voltio's two measurements over the floor's. The
+  // median of the rounds' ratios is not moved by one slow or fast round.
   const floor = await startBenchServer(floorEnv, { entry: "bench/floor-server.ts" });
   const uncached = await startBenchServer(voltioEnv(0)).catch(async (error: unknown) => {
     await floor.stop();
@@ -206,25 +207,22 @@ async function benchmarkListing(
         if (floorBody !== voltioBody)
           throw new Error(`the floor and Voltio send different replies to ${scenario.path}`);
       }
-      const rounds: Record<"floor" | "uncached", Measurement[]> = { floor: [], uncached: [] };
+      const measured: Record<"floor" | "uncached", Measurement[]> = { floor: [], uncached: [] };
       for (let round = 0; round < ROUNDS; round++) {
-        const turns = [
-          ["floor", floor],
-          ["uncached", uncached],
-        ] as const;
-        for (const [setup, server] of round % 2 === 0 ? turns : [...turns].reverse()) {
-          if (setup === "floor" && !scenario.floor) continue;
-          const measurement = await measure(server, scenario.path);
+        const [first, second] =
+          round % 2 === 0 ? (["floor", "uncached"] as const) : (["uncached", "floor"] as const);
+        const turns = scenario.floor ? [first, second, second, first] : ["uncached" as const];
+        const inRound = { floor: 0, uncached: 0 };
+        for (const setup of turns) {
+          const measurement = await measure(setup === "floor" ? floor : uncached, scenario.path);
           console.log(kind, setup, scenario.name, `round ${round + 1}`, measurement);
-          rounds[setup].push(measurement);
+          measured[setup].push(measurement);
+          inRound[setup] += measurement.requestsPerSecond;
         }
-        if (scenario.floor)
-          rows[index]!.ratios.push(
-            rounds.uncached[round]!.requestsPerSecond / rounds.floor[round]!.requestsPerSecond,
-          );
+        if (scenario.floor) rows[index]!.ratios.push(inRound.uncached / inRound.floor);
       }
-      if (scenario.floor) rows[index]!.results.floor = medianRound(rounds.floor);
-      rows[index]!.results.uncached = medianRound(rounds.uncached);
+      if (scenario.floor) rows[index]!.results.floor = medianMeasurement(measured.floor);
+      rows[index]!.results.uncached = medianMeasurement(measured.uncached);
     }
   } finally {
     await Promise.all([floor.stop(), uncached.stop()]);
@@ -276,9 +274,10 @@ function report(kind: "pglite" | "postgres", rows: Row[]): void {
       `one process, measured alone with autocannon (${CONNECTIONS} connections, ${DURATION} s per row after ${WARMUP} s of warm-up) on the`,
       `same cores. Floor: bench/floor-server.ts (node:http + the driver, the listing's statements, byte-identical`,
       `replies; it has no search). Uncached: CATALOG_CACHE_TTL_SECONDS=0 (counts stay cached, as in production).`,
-      `The floor and uncached Voltio take turns per request, ${ROUNDS} rounds, each round one measurement of each in`,
-      "alternating order; req/s and latencies are each server's median round, '÷ floor' the median of the rounds'",
-      "ratios (lowest–highest round in brackets).",
+      `The floor and uncached Voltio take turns per request, ${ROUNDS} rounds, each measuring floor, Voltio, Voltio,`,
+      "floor or the reverse (each server goes first and second once: a steady drift of the host hits both alike);",
+      "req/s and latencies are each server's median measurement, '÷ floor' the median of the rounds' ratios (a",
+      "round's ratio: Voltio's two measurements over the floor's; lowest–highest round in brackets).",
       "",
       "| request | floor req/s | p50 ms | p99 ms | uncached req/s | p50 ms | p99 ms | ÷ floor (rounds) | p99 ÷ p50 | cached req/s | p50 ms | p99 ms |",
       "|---|---|---|---|---|---|---|---|---|---|---|---|",
