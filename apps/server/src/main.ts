@@ -8,6 +8,9 @@ import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 async function main() {
   const config = loadConfig();
   if (config.webConcurrency > 1 && cluster.isPrimary) return supervise(config.webConcurrency);
+  // React picks its build by NODE_ENV when the app first loads it: unset, every page would be rendered by
+  // the development build, at about twice the CPU per page (bench:pages). `npm run dev` asks for it.
+  process.env.NODE_ENV ||= "production";
   // Loaded once the configuration is known to be good: a refusal comes without waiting for the whole app.
   const [{ buildApp }, { openDatabase }, { DEMO_LOGINS, seedDemoStore }, { countStatsInTimeZone }] =
     await Promise.all([

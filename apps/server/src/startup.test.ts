@@ -170,6 +170,31 @@ describe.concurrent("start-up", { timeout: 120_000 }, () => {
     expect(server.stderr()).toBe("");
   });
 
+  it("runs React's production build unless NODE_ENV asks for another", async () => {
+    const token = "metrics-token-for-the-start-up-test";
+    const reactBuild = async (env: Record<string, string>) => {
+      const server = startServer({
+        DATA_DIR: copyDataDir(template),
+        PORT: String(await freePort()),
+        METRICS_TOKEN: token,
+        ...env,
+      });
+      try {
+        await server.ready;
+        const port = /localhost:(\d+)/.exec(server.stdout())![1];
+        const metrics = await fetch(`http://127.0.0.1:${port}/api/metrics`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return /^voltio_react_build_info\{build="(\w+)"\} 1$/m.exec(await metrics.text())?.[1];
+      } finally {
+        expect(await stop(server)).toBe(0);
+      }
+    };
+    const [unset, development] = await Promise.all([reactBuild({}), reactBuild({ NODE_ENV: "development" })]);
+    expect(unset).toBe("production");
+    expect(development).toBe("development");
+  });
+
   it("outside demo mode keeps structured JSON logs", async () => {
     const server = startServer({
       DATA_DIR: copyDataDir(template),

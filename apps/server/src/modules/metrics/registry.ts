@@ -23,6 +23,16 @@ export function createMetrics(collect: {
 }): StoreMetrics {
   const registry = new Registry();
   new Gauge({
+    name: "voltio_react_build_info",
+    help: "1, labelled with the React build that renders the pages: production unless NODE_ENV says otherwise",
+    labelNames: ["build"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.set({ build: process.env.NODE_ENV === "production" ? "production" : "development" }, 1);
+    },
+  });
+  new Gauge({
     name: "voltio_search_index_products",
     help: "Products in this process's search index",
     registers: [registry],
