@@ -25,7 +25,7 @@ import type { Database } from "../apps/server/src/db/client";
 import { replaceSection } from "./report";
 import { benchmarkEdits, type EditsResult } from "./search-edits";
 import { startBenchServer, type BenchServer } from "./server";
-import { freshDemoDatabase, freshDemoDataDir, knob, reportWanted, serverEnv } from "./setup";
+import { freshDemoDatabase, freshDemoDataDir, knob, median, reportWanted, serverEnv } from "./setup";
 
 const PRODUCTS = knob("BENCH_PRODUCTS", 100_000, 59);
 const DURATION = knob("BENCH_SECONDS", 5, 1);
@@ -130,13 +130,6 @@ interface Row {
 const lowerMiddle = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
-};
-
-/** The median: of an even count, halfway between the two middle values. */
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = sorted.length / 2;
-  return Number.isInteger(half) ? (sorted[half - 1]! + sorted[half]!) / 2 : sorted[Math.floor(half)]!;
 };
 
 /** The measurement with the median req/s (lower middle), carrying the errors of all of them. */

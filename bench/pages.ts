@@ -14,7 +14,7 @@ import { cpus } from "node:os";
 import autocannon from "autocannon";
 import { replaceSection } from "./report";
 import { startBenchServer, type BenchServer } from "./server";
-import { freshDemoDatabase, knob, reportWanted, serverEnv } from "./setup";
+import { freshDemoDatabase, knob, median, reportWanted, serverEnv } from "./setup";
 
 const ROUNDS = knob("BENCH_ROUNDS", 6, 1);
 const SECONDS = knob("BENCH_SECONDS", 8, 1);
@@ -32,12 +32,6 @@ function cpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 interface Contender {
   name: string;

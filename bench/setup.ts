@@ -24,6 +24,13 @@ export function knob(name: string, fallback: number, min: number): number {
   return Number(raw);
 }
 
+/** The median: of an even count, halfway between the two middle values. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = sorted.length / 2;
+  return Number.isInteger(half) ? (sorted[half - 1]! + sorted[half]!) / 2 : sorted[Math.floor(half)]!;
+}
+
 /**
  * Whether a run writes docs/benchmarks.md: only with every size knob at its default (a smoke run leaves it
  * alone), unless BENCH_REPORT=true/false says otherwise.
