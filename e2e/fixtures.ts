@@ -63,7 +63,13 @@ export async function clickForToast(page: Page, target: Locator, text: string) {
  * SPEC.md §9: toasts close by themselves after 2 seconds. Checked on the page's clock, which the test
  * installs before loading the page: time stops for the click and then moves only when told to.
  */
-export async function expectToastLasts2Seconds(page: Page, target: Locator, text: string) {
+export async function expectToastLasts2Seconds(
+  page: Page,
+  target: Locator,
+  text: string,
+  /** Checks to make while the toast is shown and the clock stands still. */
+  whileShown?: () => Promise<void>,
+) {
   // A little ahead of now (the page's clock follows the real one until paused): the jump also closes the
   // toasts of earlier clicks.
   await page.clock.pauseAt(Date.now() + 5_000);
@@ -76,6 +82,7 @@ export async function expectToastLasts2Seconds(page: Page, target: Locator, text
     await page.clock.runFor(50);
     await expect(toast).toBeVisible({ timeout: 100 });
   }).toPass({ timeout: 15_000 });
+  await whileShown?.();
   await page.clock.runFor(1900);
   await expect(toast).toBeVisible();
   // Past 2 seconds, plus the 200 ms the toast takes to leave.
