@@ -24,6 +24,8 @@ const PNG = Buffer.from(
 test("create a product with an uploaded image, find it in the store and search, edit its price, put it on sale, delete it", async ({
   page,
 }) => {
+  // A whole product's life, axe checks on the way: 26 s on a quiet machine, over 60 s on a busy CI one.
+  test.setTimeout(120_000);
   const title = `Voltio Test Dock ${randomBytes(3).toString("hex")}`;
   await signIn(page, ADMIN);
   await page.goto("/admin");
