@@ -33,20 +33,15 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-interface Contender {
-  name: string;
-  server: BenchServer;
-}
-
 /** Both loaded at once at RATE pages per second for SECONDS: CPU milliseconds per page of each. */
-async function round(contenders: Contender[], path: string): Promise<number[]> {
-  const before = contenders.map(({ server }) => cpuMicros(server.pid));
+async function round(servers: BenchServer[], path: string): Promise<number[]> {
+  const before = servers.map((server) => cpuMicros(server.pid));
   const results = await Promise.all(
-    contenders.map(({ server }) =>
+    servers.map((server) =>
       autocannon({ url: `${server.base}${path}`, connections: 4, overallRate: RATE, duration: SECONDS }),
     ),
   );
-  return contenders.map(({ server }, i) => {
+  return servers.map((server, i) => {
     server.assertRunning();
     const result = results[i]!;
     if (result.non2xx || result.errors || result.requests.total === 0)
@@ -56,23 +51,18 @@ async function round(contenders: Contender[], path: string): Promise<number[]> {
 }
 
 const databaseUrl = await freshDemoDatabase("voltio_bench_pages");
-const contenders: Contender[] = [];
+/** React's production build (NODE_ENV left to main.ts), then its development build. */
+const servers: BenchServer[] = [];
 try {
-  for (const [name, nodeEnv] of [
-    ["production build", ""],
-    ["development build", "development"],
-  ] as const)
-    contenders.push({
-      name,
-      server: await startBenchServer({ ...serverEnv(databaseUrl), NODE_ENV: nodeEnv }),
-    });
+  for (const nodeEnv of ["", "development"])
+    servers.push(await startBenchServer({ ...serverEnv(databaseUrl), NODE_ENV: nodeEnv }));
   const rows: string[] = [];
   for (const path of PAGES) {
     // Warm-up: the first renders compile the code and fill the catalogue cache.
-    for (const { server } of contenders)
+    for (const server of servers)
       await autocannon({ url: `${server.base}${path}`, connections: 4, amount: 100 });
-    const perPage: number[][] = contenders.map(() => []);
-    for (let r = 0; r < ROUNDS; r++) (await round(contenders, path)).forEach((ms, i) => perPage[i]!.push(ms));
+    const perPage: number[][] = servers.map(() => []);
+    for (let r = 0; r < ROUNDS; r++) (await round(servers, path)).forEach((ms, i) => perPage[i]!.push(ms));
     const [production, development] = perPage.map(median) as [number, number];
     const line = `| ${path} | ${production.toFixed(1)} | ${development.toFixed(1)} | ${(development / production).toFixed(2)}× |`;
     console.log(line);
@@ -92,5 +82,5 @@ try {
     );
   }
 } finally {
-  for (const { server } of contenders) await server.stop();
+  for (const server of servers) await server.stop();
 }
