@@ -5,9 +5,9 @@ import { rmSync } from "node:fs";
 import { runSteps } from "./run-steps.mjs";
 import { summarize, summaryLine } from "./test-summary.mjs";
 
-const vitest = (name, projects) => ({
+const vitest = (name, projects, flags = "") => ({
   name,
-  command: `vitest run ${projects.map((project) => `--project ${project}`).join(" ")} --outputFile.json=reports/vitest-${name}.json`,
+  command: `vitest run ${projects.map((project) => `--project ${project}`).join(" ")} ${flags} --outputFile.json=reports/vitest-${name}.json`,
   report: { kind: "vitest", file: `reports/vitest-${name}.json` },
 });
 
@@ -15,7 +15,9 @@ const checks = [
   { name: "build", command: "npm run build" },
   // Longest first: the server suites are the critical path.
   ...(process.env.TEST_DATABASE_URL
-    ? [{ ...vitest("server-postgres", ["server-postgres"]), after: ["build"] }]
+    ? // Two files at once: much of a file's time is PostgreSQL's, in its own processes (vitest's default on
+      // two cores is one).
+      [{ ...vitest("server-postgres", ["server-postgres"], "--maxWorkers=2"), after: ["build"] }]
     : []),
   { ...vitest("server-pglite", ["server-pglite"]), after: ["build"] },
   { name: "typecheck", command: "npm run typecheck" },

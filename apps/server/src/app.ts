@@ -12,6 +12,7 @@ import { finishHandlersOnClose } from "./http/in-flight";
 import { refuseAmbiguousInput } from "./http/input-rules";
 import { sendSecurityHeaders } from "./http/security-headers";
 import { readCaller } from "./modules/auth/access-token";
+import { setPasswordHashCost } from "./modules/auth/password";
 import { demoLogStream } from "./http/demo-log";
 import { adminCatalogRoutes } from "./modules/admin-catalog/routes";
 import { auditRoutes } from "./modules/audit/routes";
@@ -66,13 +67,16 @@ export interface AppOptions {
   mailWorker?: boolean;
   /** The sandbox provider notifies the store's webhook of each payment (default: with the mail worker). */
   sandboxNotifications?: boolean;
+  /** When the sandbox tries an undelivered notification again (default: SANDBOX_RETRY_DELAYS_MS). */
+  sandboxRetryDelaysMs?: readonly number[];
 }
 
 export async function buildApp(
   config: Config,
   db: Db,
-  { now, mailWorker = false, sandboxNotifications = mailWorker }: AppOptions = {},
+  { now, mailWorker = false, sandboxNotifications = mailWorker, sandboxRetryDelaysMs }: AppOptions = {},
 ): Promise<App> {
+  setPasswordHashCost(config.passwordHashCost);
   const app = Fastify({
     logger:
       config.logLevel === "silent"
@@ -81,6 +85,9 @@ export async function buildApp(
           ? { level: config.logLevel, stream: demoLogStream() }
           : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    // No deadline for a plugin to load: on a loaded machine the page renderer took longer than Fastify's 10 s and
+    // the start failed. A plugin that really hangs shows in the start-up log; the operator's health check decides.
+    pluginTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },
     // A path that isn't valid percent-encoding (/product/%ff) or a bad header: the same `{error, details}`
     // as any other refusal, not Fastify's own reply shape.
@@ -283,6 +290,7 @@ export async function buildApp(
         db,
         webhookUrl: sandboxNotifications ? `${config.publicUrl}/api/sandbox/webhook` : undefined,
         webhookSecret: config.payments.webhookSecret,
+        retryDelaysMs: sandboxRetryDelaysMs,
       }),
     );
   await app.register(illustrationRoutes());

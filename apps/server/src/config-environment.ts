@@ -161,6 +161,8 @@ export const environmentSchema = z.object({
   STOCK_HOLD_SECONDS: wholeNumber(10, 86_400, 900),
   /** How often the payments worker sends due refunds and re-checks open checkouts (0: never on a timer). */
   PAYMENTS_POLL_MS: wholeNumber(0, 3_600_000, 30_000),
+  /** log2 of scrypt's N for new password hashes; under 15 only in tests (config.ts). */
+  PASSWORD_HASH_COST: wholeNumber(10, 17, 15),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: z

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { StartupError } from "./startup";
 import { configurationSchema, type environmentSchema } from "./config-environment";
 import { DEFAULT_TRACKING_URL_TEMPLATES } from "@voltio/domain/purchase";
+import { PRODUCTION_PASSWORD_HASH_COST } from "./modules/auth/password";
 
 export interface UploadsS3Config {
   bucket: string;
@@ -62,6 +63,8 @@ export interface Config {
     loginDelayMs: number;
     loginMaxDelayMs: number;
   };
+  /** log2 of scrypt's N for new password hashes (modules/auth/password.ts). */
+  passwordHashCost: number;
   /** Google sign-in is offered only when a client id is set. */
   google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
   uploadMaxBytes: number;
@@ -130,6 +133,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `Invalid configuration: WEB_CONCURRENCY=${e.WEB_CONCURRENCY} needs PostgreSQL: the embedded database belongs to one process. Set DATABASE_URL, or leave WEB_CONCURRENCY at 1.`,
     );
+  // Cheap hashes save the test suites minutes of scrypt; a store must never store them (ASVS 2.4.3).
+  if (e.PASSWORD_HASH_COST < PRODUCTION_PASSWORD_HASH_COST && env.NODE_ENV !== "test")
+    throw new ConfigError(
+      `Invalid configuration: PASSWORD_HASH_COST=${e.PASSWORD_HASH_COST} is for tests only (NODE_ENV=test). Unset it, or set ${PRODUCTION_PASSWORD_HASH_COST} to 17.`,
+    );
   const demo = e.DEMO ?? !e.DATABASE_URL;
   let jwtSecret = e.JWT_SECRET;
   if (!jwtSecret) {
@@ -193,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((issuer) => issuer.trim())
         .filter(Boolean),
     },
+    passwordHashCost: e.PASSWORD_HASH_COST,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     trackingUrlTemplates: e.TRACKING_URL_TEMPLATES ?? DEFAULT_TRACKING_URL_TEMPLATES,
     mail: {

@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import type { App } from "./app";
 import { loadConfig } from "./config";
+import { setPasswordHashCost } from "./modules/auth/password";
 import { databaseTarget } from "./db/target";
 import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 
@@ -40,6 +41,7 @@ async function main() {
       );
     }
     if (config.demo) {
+      setPasswordHashCost(config.passwordHashCost);
       const seeded = await seedDemoStore(database.db);
       if (seeded) console.log("Seeded the demo store.");
     }

@@ -5,7 +5,7 @@ import { buildApp, type App } from "../src/app";
 import { loadConfig, type Config } from "../src/config";
 import type { Database } from "../src/db/client";
 import { startSession } from "../src/modules/auth/sessions";
-import { createTestDatabase } from "./database";
+import { createTestDatabase, TEST_PASSWORD_HASH_COST } from "./database";
 
 export interface TestContext {
   app: App;
@@ -36,12 +36,15 @@ export async function createTestApp(
     mailWorker?: boolean;
     /** The sandbox notifies the app's webhook at PUBLIC_URL (tests that listen on a port). */
     sandboxNotifications?: boolean;
+    sandboxRetryDelaysMs?: readonly number[];
   } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(options.contents ?? "demo");
   // On PostgreSQL the app LISTENs for changes as the server does (it needs the address for its own connection).
   const loaded = loadConfig({
     LOG_LEVEL: "silent",
+    NODE_ENV: "test",
+    PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
     DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-test-")),
     JWT_SECRET: "test-secret-that-is-long-enough-for-hs256-signing",
     WEB_DIST: join(tmpdir(), "voltio-no-web-build"),
@@ -55,6 +58,7 @@ export async function createTestApp(
     now: options.now ?? A_WEDNESDAY,
     mailWorker: options.mailWorker,
     sandboxNotifications: options.sandboxNotifications,
+    sandboxRetryDelaysMs: options.sandboxRetryDelaysMs,
   });
   return {
     app,

@@ -19,6 +19,10 @@ export interface FakeSmtp {
   refuseNext(count: number, code?: number): void;
   /** Milliseconds to take over each message before answering. */
   delayMs: number;
+  /** Answer no message until the returned function is called (a delivery that takes as long as a test needs). */
+  holdReplies(): () => void;
+  /** Messages received whose reply is being held. */
+  inHand: number;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   const received: ReceivedMail[] = [];
   let refusals = 0;
   let refusalCode = 451;
+  let held = Promise.resolve();
   const fake: FakeSmtp = {
     url: "",
     received,
@@ -42,6 +47,15 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       refusalCode = code;
     },
     delayMs: 0,
+    holdReplies() {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = Promise.resolve();
+        release();
+      };
+    },
+    inHand: 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -56,7 +70,10 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      stream.on("end", async () => {
+        fake.inHand++;
+        await held;
+        fake.inHand--;
         setTimeout(() => {
           if (refusals > 0) {
             refusals--;

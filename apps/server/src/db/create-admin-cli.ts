@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { loadConfig } from "../config";
-import { hashPassword } from "../modules/auth/password";
+import { hashPassword, setPasswordHashCost } from "../modules/auth/password";
 import { exitWithStartupFailure } from "../startup";
 import { openDatabase } from "./client";
 import { users } from "./schema";
@@ -43,7 +43,9 @@ if (!input.success) {
 }
 
 async function createAdmin(data: NonNullable<typeof input.data>) {
-  const database = await openDatabase(databaseTarget(loadConfig()));
+  const config = loadConfig();
+  setPasswordHashCost(config.passwordHashCost);
+  const database = await openDatabase(databaseTarget(config));
   try {
     await database.migrate();
     const { email, password, firstName, lastName } = data;

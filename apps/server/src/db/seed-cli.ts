@@ -1,4 +1,5 @@
 import { loadConfig } from "../config";
+import { setPasswordHashCost } from "../modules/auth/password";
 import { exitWithStartupFailure } from "../startup";
 import { openDatabase } from "./client";
 import { seedDemoStore } from "./seed/demo-store";
@@ -10,6 +11,7 @@ import { databaseTarget } from "./target";
  */
 async function seed() {
   const config = loadConfig();
+  setPasswordHashCost(config.passwordHashCost);
   const database = await openDatabase(databaseTarget(config));
   try {
     await database.migrate();

@@ -7,11 +7,10 @@
  * Options: --shrink N (failure groups to shrink, default 25), --random-only (skip the sweep), --web-dist DIR
  * (a built web app, so pages are rendered on the server too). TEST_DB=postgres with TEST_DATABASE_URL runs it on PostgreSQL.
  */
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createTestApp } from "../app";
-import { pgliteSnapshotPath, testDatabaseKind } from "../database";
-import setupSnapshots from "../global-setup";
+import { testDatabaseKind } from "../database";
+import { preparePgliteSnapshots, preparePostgresTemplates } from "../global-setup";
 import { Fuzzer, formatReport } from "./runner";
 
 const { values } = parseArgs({
@@ -33,10 +32,8 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-if (testDatabaseKind() === "pglite" && !existsSync(pgliteSnapshotPath("demo"))) {
-  console.log("building the demo database snapshot…");
-  await setupSnapshots();
-}
+if (testDatabaseKind() === "pglite") await preparePgliteSnapshots();
+else await preparePostgresTemplates();
 const ctx = await createTestApp(values["web-dist"] ? { env: { WEB_DIST: values["web-dist"] } } : {});
 const started = Date.now();
 try {

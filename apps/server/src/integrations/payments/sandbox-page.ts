@@ -228,6 +228,7 @@ export interface SandboxPageSettings {
    */
   webhookUrl?: string;
   webhookSecret: string;
+  retryDelaysMs?: readonly number[];
 }
 
 /** GET and POST /pay/sandbox/:id: the card page of a charge, and what the card decides. */
@@ -235,10 +236,11 @@ export function sandboxPageRoutes({
   db,
   webhookUrl,
   webhookSecret,
+  retryDelaysMs,
 }: SandboxPageSettings): FastifyPluginAsyncZod {
   return async (app) => {
     const notifier = webhookUrl
-      ? startSandboxNotifier({ url: webhookUrl, secret: webhookSecret, log: app.log })
+      ? startSandboxNotifier({ url: webhookUrl, secret: webhookSecret, log: app.log, retryDelaysMs })
       : undefined;
     // Before the server stops listening: no retry starts against a store going away, and no timer is left.
     app.addHook("preClose", async () => notifier?.stop());

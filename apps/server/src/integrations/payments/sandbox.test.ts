@@ -8,7 +8,13 @@ import { sandboxCharges } from "../../db/schema";
 import type { CheckoutRequest } from "./provider";
 import { sandboxProvider } from "./sandbox";
 import { checkCard } from "./sandbox-page";
-import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent, verifySandboxSignature } from "./sandbox-webhook";
+import {
+  SANDBOX_RETRY_DELAYS_MS,
+  SANDBOX_SIGNATURE_HEADER,
+  signSandboxEvent,
+  startSandboxNotifier,
+  verifySandboxSignature,
+} from "./sandbox-webhook";
 
 /**
  * The sandbox as a provider the store reaches over HTTP (issue 21 points 3, 7 and 8): its card page, driven as
@@ -266,9 +272,12 @@ describe("the sandbox's notifications when the store doesn't take them", () => {
       response.writeHead(503).end();
     });
     await new Promise<void>((resolve) => store.listen(0, "127.0.0.1", resolve));
+    const storeUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+    // Production's first retry (1 s), then quick ones: a notifier still running after close would show at once.
     const t = await createTestApp({
-      env: { PUBLIC_URL: `http://127.0.0.1:${(store.address() as AddressInfo).port}` },
+      env: { PUBLIC_URL: storeUrl },
       sandboxNotifications: true,
+      sandboxRetryDelaysMs: [SANDBOX_RETRY_DELAYS_MS[0]!, 50, 50, 50],
     });
     try {
       const { initPoint } = await sandboxProvider(t.database.db, { webhookSecret: "x" }).createCheckout({
@@ -293,10 +302,19 @@ describe("the sandbox's notifications when the store doesn't take them", () => {
     } finally {
       await t.close();
     }
-    // The next retry would come 5 s later: nothing is left to send it.
-    await new Promise((resolve) => setTimeout(resolve, 5500));
-    expect(attempts).toHaveLength(2);
+    // The next retry was due 50 ms later. A notifier started after the close, with the same delays, gets
+    // through its first retry and attempt: the closed app's, whose timer came first, sent nothing meanwhile.
+    const witness = startSandboxNotifier({
+      url: `${storeUrl}/witness`,
+      secret: "x",
+      log: { warn: () => {} },
+      retryDelaysMs: [50, 50],
+    });
+    witness.notify("sbx_pay_witness");
+    await until(() => witness.pending === 0);
+    expect(attempts).toHaveLength(2 + 3);
+    await witness.stop();
     store.closeAllConnections();
     await new Promise((resolve) => store.close(resolve));
-  }, 20_000);
+  });
 });
