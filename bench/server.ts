@@ -12,21 +12,23 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { builtServer } from "../apps/server/test/builds";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const START_TIMEOUT_MS = 180_000;
-/** The Node flags of package.json's serve script (ADR 0011), read from it: a copy here would drift. */
-const SERVE_FLAGS = serveFlags(
+/** package.json's serve script (ADR 0011), read from it: a copy here would drift. */
+const SERVE = serveCommand(
   (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { serve: string } }).scripts.serve,
 );
 
-/** `node <flags> --import tsx <entry>` → the flags. */
-function serveFlags(script: string): string[] {
+/** `node <flags> <entry>.js` → the flags and the server's build to run. */
+function serveCommand(script: string): { flags: string[]; entry: string } {
   const words = script.trim().split(/\s+/);
-  const end = words.indexOf("--import");
-  if (words[0] !== "node" || end < 0)
-    throw new Error(`package.json's serve script is not "node … --import …": ${script}`);
-  return words.slice(1, end);
+  const entry = words.at(-1) ?? "";
+  const flags = words.slice(1, -1);
+  if (words[0] !== "node" || !entry.endsWith(".js") || flags.some((flag) => !flag.startsWith("--")))
+    throw new Error(`package.json's serve script is not "node --flag… <entry>.js": ${script}`);
+  return { flags, entry };
 }
 const STOP_TIMEOUT_MS = 30_000;
 
@@ -61,13 +63,15 @@ export async function portAnswers(port: number): Promise<boolean> {
 
 /**
  * `publicUrl` defaults to a per-run marker address; pass one (`{port}` is filled in) when the pages must
- * carry a reachable canonical address, as Lighthouse checks. `entry` is another server to run (the catalogue
- * benchmark's floor), which must take the same handshake: print and serve back its PUBLIC_URL.
+ * carry a reachable canonical address, as Lighthouse checks. `entry` is another server to run through tsx
+ * (the catalogue benchmark's floor, a .ts file), which must take the same handshake: print and serve back
+ * its PUBLIC_URL. Voltio runs from its build, rebuilt first when older than its sources.
  */
 export async function startBenchServer(
   env: Record<string, string>,
   options: { port?: number; publicUrl?: string; entry?: string } = {},
 ): Promise<BenchServer> {
+  if (!options.entry) await builtServer();
   const chosen = options.port ?? (await freePort());
   if (await portAnswers(chosen))
     throw new Error(`port ${chosen} is already in use: stop what holds it first`);
@@ -79,7 +83,7 @@ export async function startBenchServer(
   // The Node flags of `npm run serve`, for Voltio and the floor alike.
   const child = spawn(
     process.execPath,
-    [...SERVE_FLAGS, "--import", "tsx", options.entry ?? "apps/server/src/main.ts"],
+    [...SERVE.flags, ...(options.entry ? ["--import", "tsx", options.entry] : [SERVE.entry])],
     {
       cwd: root,
       env: {

@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { afterAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../test/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtServer } from "../test/builds";
+import { createTestDatabase, testDatabaseKind } from "../test/database";
 import { freePort, refusal, removeTempDirs, startServer, stop, tempDir } from "../test/processes";
+
+const onPostgres = testDatabaseKind() === "postgres";
 
 /** The server processes the supervisor runs (its children), by pid. */
 const workersOf = (pid: number) => {
@@ -15,16 +18,19 @@ const workersOf = (pid: number) => {
 };
 
 describe("WEB_CONCURRENCY: several server processes on one port", { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    await builtServer();
+  });
   afterAll(removeTempDirs);
 
-  it("runs N processes on PostgreSQL and replaces one that dies; the embedded database refuses it", async () => {
-    if (process.env.TEST_DB !== "postgres") {
-      const line = await refusal(startServer({ DATA_DIR: tempDir("cluster"), WEB_CONCURRENCY: "2" }));
-      expect(line).toBe(
-        "Invalid configuration: WEB_CONCURRENCY=2 needs PostgreSQL: the embedded database belongs to one process. Set DATABASE_URL, or leave WEB_CONCURRENCY at 1.",
-      );
-      return;
-    }
+  it.skipIf(onPostgres)("is refused on the embedded database, which belongs to one process", async () => {
+    const line = await refusal(startServer({ DATA_DIR: tempDir("cluster"), WEB_CONCURRENCY: "2" }));
+    expect(line).toBe(
+      "Invalid configuration: WEB_CONCURRENCY=2 needs PostgreSQL: the embedded database belongs to one process. Set DATABASE_URL, or leave WEB_CONCURRENCY at 1.",
+    );
+  });
+
+  it.runIf(onPostgres)("runs N processes on PostgreSQL and replaces one that dies", async () => {
     const database = await createTestDatabase("demo");
     const port = await freePort();
     const server = startServer({

@@ -12,6 +12,7 @@ import {
   stop,
   tempDir,
 } from "../test/processes";
+import { builtServer } from "../test/builds";
 
 /**
  * `npm start` as an operator runs it: a bad setting or a broken environment ends the process with exit code
@@ -22,6 +23,7 @@ describe.concurrent("start-up", { timeout: 120_000 }, () => {
   let template: string;
   const freshDir = () => tempDir("start");
   beforeAll(async () => {
+    await builtServer();
     template = await dataDirTemplate();
   });
   afterAll(removeTempDirs);

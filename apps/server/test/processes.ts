@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { openDatabase } from "../src/db/client";
 import { seedDemoStore } from "../src/db/seed/demo-store";
+import { SERVER_DIST } from "./builds";
 import { pgliteSnapshotPath } from "./database";
 
 /** Helpers for tests that run the real server and CLIs as child processes, the way an operator does. */
@@ -39,9 +40,18 @@ export interface Run {
   line(pattern: RegExp): Promise<string>;
 }
 
-/** `node --import tsx <script>` from the repository root, with only the given settings in its environment. */
-export function run(script: string, env: Record<string, string>, args: string[] = []): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+/**
+ * `node <script>` from the repository root, with only the given settings in its environment: a script of the
+ * server's build (`await builtServer()` first, in beforeAll), as `npm run serve`, `seed` and `create-admin` run.
+ */
+export function run(
+  script: "main" | "seed-cli" | "create-admin-cli",
+  env: Record<string, string>,
+  args: string[] = [],
+): Run {
+  const file = join(SERVER_DIST, `${script}.js`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: await builtServer() in beforeAll`);
+  const child = spawn(process.execPath, ["--enable-source-maps", file, ...args], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? "",
@@ -82,7 +92,7 @@ export function run(script: string, env: Record<string, string>, args: string[] 
   return { child, stdout: () => out, stderr: () => err, exited, ready, line };
 }
 
-export const startServer = (env: Record<string, string>) => run("apps/server/src/main.ts", env);
+export const startServer = (env: Record<string, string>) => run("main", env);
 
 /** Ends a server as a supervisor would (SIGTERM) and waits until it is gone. */
 export async function stop(server: Run): Promise<number | string> {

@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -9,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { serverDir } from "../paths";
 import { StartupError } from "../startup";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import * as relations from "./relations";
@@ -28,7 +28,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+export const migrationsFolder = join(serverDir, "src/db/migrations");
 
 /** How many migrations this build ships: a database that applied fewer isn't ready for it. */
 export const shippedMigrations = (): number =>

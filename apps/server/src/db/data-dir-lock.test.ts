@@ -16,6 +16,7 @@ import {
   tempDir,
   type Run,
 } from "../../test/processes";
+import { builtServer } from "../../test/builds";
 import { acquireDataDirLock, DataDirLockedError } from "./data-dir-lock";
 
 const bootId = () => {
@@ -68,6 +69,7 @@ describe("the data directory lock, across processes", { timeout: 120_000 }, () =
   let template: string;
   const running: Run[] = [];
   beforeAll(async () => {
+    await builtServer();
     template = await dataDirTemplate();
   });
   afterAll(async () => {
@@ -122,8 +124,8 @@ describe("the data directory lock, across processes", { timeout: 120_000 }, () =
     await first.ready;
 
     const second = await server(dataDir);
-    const seed = run("apps/server/src/db/seed-cli.ts", { DATA_DIR: dataDir });
-    const admin = run("apps/server/src/db/create-admin-cli.ts", { DATA_DIR: dataDir }, [
+    const seed = run("seed-cli", { DATA_DIR: dataDir });
+    const admin = run("create-admin-cli", { DATA_DIR: dataDir }, [
       "--email",
       "ops@voltio.test",
       "--password",
@@ -147,7 +149,7 @@ describe("the data directory lock, across processes", { timeout: 120_000 }, () =
     expect(await stop(next)).toBe(0);
     // Released on a clean shutdown: the seed CLI may run now.
     expect(readdirSync(join(dataDir, "pglite.lock"))).toEqual([]);
-    const seedAfter = run("apps/server/src/db/seed-cli.ts", { DATA_DIR: dataDir });
+    const seedAfter = run("seed-cli", { DATA_DIR: dataDir });
     expect(await seedAfter.exited).toBe(0);
     expect(seedAfter.stdout()).toContain("The store already has data: nothing seeded.");
   });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtServer } from "../builds";
 import { createTestDatabase } from "../database";
 import { freePort, removeTempDirs, startServer, stop, tempDir, type Run } from "../processes";
 import { and, eq, sql } from "drizzle-orm";
@@ -48,6 +49,7 @@ async function startProcess(index: number) {
 }
 
 beforeAll(async () => {
+  await builtServer();
   database = await createTestDatabase("demo");
   ports = await Promise.all(Array.from({ length: PROCESSES }, () => freePort()));
   for (let i = 0; i < PROCESSES; i++) await startProcess(i);

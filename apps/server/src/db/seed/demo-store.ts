@@ -1,8 +1,10 @@
 import { storedDescription } from "@voltio/domain/description";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { count, sql } from "drizzle-orm";
 import { normalizeSaleDay } from "@voltio/domain/weekday";
 import { toCents } from "@voltio/domain/money";
+import { serverDir } from "../../paths";
 import type { Db } from "../client";
 import { checkoutTotals } from "@voltio/domain/checkout";
 import {
@@ -53,7 +55,7 @@ interface Catalog {
 }
 
 export function readCatalog(): Catalog {
-  return JSON.parse(readFileSync(new URL("./catalog.json", import.meta.url), "utf8")) as Catalog;
+  return JSON.parse(readFileSync(join(serverDir, "src/db/seed/catalog.json"), "utf8")) as Catalog;
 }
 
 export const DEMO_LOGINS = {

@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
-import { builtWebApp } from "../../../test/web-build";
+import { builtWebApp } from "../../../test/builds";
 
 /**
  * The built web app as the server sends it (ADR 0006): storefront pages rendered in the visitor's language,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
-import { builtWebApp } from "../../../test/web-build";
+import { builtWebApp } from "../../../test/builds";
 import { products } from "../../db/schema";
 
 /** What the server writes into a page's head before any script runs (issue 3, point 7), and robots/sitemap. */
