@@ -31,8 +31,14 @@ test("a shopper made admin and back is told each time and stays signed in", asyn
   await expect(page.getByText("Your role was changed to Admin")).toBeVisible();
   await expect(page.getByRole("banner").getByRole("link", { name: "Panel" })).toBeVisible();
   await expect(menu).toBeVisible();
+  // The back office's first calls are answered while the user is still an admin: the role changes after.
+  const answered = Promise.all([
+    page.waitForResponse((response) => new URL(response.url()).pathname === "/api/stats"),
+    page.waitForResponse((response) => new URL(response.url()).pathname === "/api/payment/admin"),
+  ]);
   await page.getByRole("banner").getByRole("link", { name: "Panel" }).click();
   await expect(page).toHaveURL(/\/admin$/);
+  for (const response of await answered) expect(response.status(), response.url()).toBe(200);
 
   await setRole("user");
   // In the back office: its next call is refused, and the user is told and taken out of it, still signed in.

@@ -3,6 +3,7 @@ import {
   expect,
   expectNoSeriousAxeViolations,
   mailTo,
+  newProduct,
   newShopper,
   signIn,
   test,
@@ -13,7 +14,8 @@ import {
 /**
  * Tracking (issue 23 points 2, 8, 10): the admin finds a shopper's purchase by its number, moves it to 'On
  * delivery' after confirming, with a tracking number and carrier; the shopper's e-mail and order page show
- * them with the carrier's tracking link. The shopper pays through the API: the card page is checkout's.
+ * them with the carrier's tracking link. The shopper pays through the API (the card page is checkout's), for a
+ * product of this test's own.
  */
 
 test("the admin ships a purchase with a tracking number: the e-mail and the order page show it with the carrier's link", async ({
@@ -21,6 +23,7 @@ test("the admin ships a purchase with a tracking number: the e-mail and the orde
   browser,
   baseURL,
 }) => {
+  const { id: productId } = await newProduct(page.request);
   const shopper = await newShopper(page.request, { address: true });
   const token = await tokenOf(page.request, shopper);
   const headers = { authorization: `Bearer ${token}` };
@@ -28,7 +31,7 @@ test("the admin ships a purchase with a tracking number: the e-mail and the orde
     (
       await page.request.post("/api/order", {
         headers,
-        data: { status: "pending", productId: 20, amount: 1 },
+        data: { status: "pending", productId, amount: 1 },
       })
     ).status(),
   ).toBe(201);

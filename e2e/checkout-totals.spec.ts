@@ -7,6 +7,7 @@ import {
   newShopper,
   payByCard,
   signIn,
+  switchTheme,
   test,
   tokenOf,
   type Page,
@@ -69,20 +70,20 @@ const expected = (lines: (readonly [number, number])[]) => {
   };
 };
 
-/** Axe in both themes, at desktop and phone width, on what the page shows once `ready` is visible. */
+/**
+ * Axe in both themes, at desktop and phone width, on what the page shows once `ready` is visible: light at
+ * desktop width, then dark at phone width, switched in the same page (one load). Back to light and desktop.
+ */
 async function axeEverywhere(page: Page, ready: () => Promise<void>) {
-  for (const [theme, width] of [
-    ["light", 1280],
-    ["dark", 390],
-  ] as const) {
-    await page.setViewportSize({ width, height: 844 });
-    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
-    await page.reload();
-    await ready();
-    await expectNoSeriousAxeViolations(page);
-  }
   await page.setViewportSize({ width: 1280, height: 844 });
-  await page.evaluate(() => localStorage.setItem("theme", "light"));
+  await ready();
+  await test.step("light, 1280 px", () => expectNoSeriousAxeViolations(page));
+  await switchTheme(page, "dark");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await ready();
+  await test.step("dark, 390 px", () => expectNoSeriousAxeViolations(page));
+  await switchTheme(page, "light");
+  await page.setViewportSize({ width: 1280, height: 844 });
 }
 
 test("the cart, the header's preview and checkout show the same products, shipping and total", async ({

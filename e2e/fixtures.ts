@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { AxeBuilder } from "@axe-core/playwright";
 import {
   test as base,
   expect,
   type APIRequestContext,
+  type APIResponse,
   type Browser,
   type BrowserContext,
   type Locator,
@@ -199,8 +201,15 @@ export async function tokenOf(request: APIRequestContext, shopper: { email: stri
   return (await logInByApi(request, shopper)).accessToken;
 }
 
-/** The e2e server's DATA_DIR (its database, generated secrets and the mail it writes as .eml files). */
+/** The e2e server's DATA_DIR (its embedded database, generated secrets and the mail it writes as .eml files). */
 export const e2eDataDir = new URL(`../${process.env.E2E_DATA_DIR ?? "data/e2e"}/`, import.meta.url);
+
+/**
+ * The e2e server's token-signing secret: the one playwright.config.ts gave it (on PostgreSQL), else the one it
+ * generated beside its embedded database.
+ */
+export const e2eJwtSecret = () =>
+  process.env.E2E_JWT_SECRET ?? readFileSync(new URL("jwt-secret", e2eDataDir), "utf8").trim();
 
 /** The .eml files the e2e server wrote to this address (DATA_DIR/mail: no SMTP_URL there). */
 export async function mailTo(address: string): Promise<string[]> {
@@ -223,6 +232,75 @@ export const readableMail = (mail: string) =>
 /** The demo store's admin (user 1), as README.md prints it. */
 export const ADMIN = { email: "admin@voltio.test", password: "Admin1234!" };
 
+/** A name no other journey uses (the journeys share one server): for a journey's own products, categories, sales. */
+export const uniqueName = (prefix: string) => `${prefix} ${randomBytes(3).toString("hex")}`;
+
+/** The demo admin's bearer header, for the back office's API. */
+export async function adminHeaders(request: APIRequestContext) {
+  return { authorization: `Bearer ${await tokenOf(request, ADMIN)}` };
+}
+
+/** What POST /api/products takes (the admin's product form). */
+export interface ProductBody {
+  title: string;
+  name: string;
+  price: string;
+  shippingCost: string;
+  description: string;
+  stock: number;
+  categories: string[];
+}
+
+/**
+ * A product of this journey's own, made through the admin API in a category of its own (both with unique
+ * names): the demo's products, their prices, stock and categories stay as the storefront's journeys read them
+ * while the back office's journeys run beside them. Its id and what it was made with come back.
+ */
+export async function newProduct(
+  request: APIRequestContext,
+  fields: Partial<ProductBody> = {},
+): Promise<ProductBody & { id: number }> {
+  const title = fields.title ?? uniqueName("E2E product");
+  const body: ProductBody = {
+    title,
+    name: "E2E product",
+    price: "19.99",
+    shippingCost: "2",
+    description: "Made through the admin API. Used by one journey only. ",
+    stock: 10,
+    categories: [uniqueName("E2E category")],
+    ...fields,
+  };
+  const created = await request.post("/api/products", { headers: await adminHeaders(request), data: body });
+  expect(created.status(), await created.text()).toBe(201);
+  return { ...body, id: ((await created.json()) as { id: number }).id };
+}
+
+/**
+ * Sends an admin's change again, a second later, while the server answers 409 "try again": it lost a lock race
+ * on the same rows (on PostgreSQL, e.g. with the payment's webhook still settling the order) and changed
+ * nothing, as the server's Retry-After says. The reply it ends with comes back.
+ */
+export async function sendAgainOnConflict(send: () => Promise<APIResponse>): Promise<APIResponse> {
+  let reply!: APIResponse;
+  await expect
+    .poll(
+      async () => {
+        reply = await send();
+        return reply.status();
+      },
+      { intervals: [1000], timeout: 20_000 },
+    )
+    .not.toBe(409);
+  return reply;
+}
+
+/** Retires a journey's own product (orders keep it): no later journey meets it in the listings. */
+export async function retireProduct(request: APIRequestContext, id: number) {
+  const retired = await request.delete(`/api/products/${id}`, { headers: await adminHeaders(request) });
+  expect(retired.ok(), await retired.text()).toBe(true);
+}
+
 /** The sandbox's hosted card page, filled in as a person types. */
 export async function payByCard(page: Page, number: string) {
   await expect(page).toHaveURL(/\/pay\/sandbox\//);
@@ -230,6 +308,62 @@ export async function payByCard(page: Page, number: string) {
   await page.getByLabel("Expiry (MM/YY)").fill("12/40");
   await page.getByLabel("CVC").fill("123");
   await page.getByRole("button", { name: /^Pay US\$/ }).click();
+}
+
+/** The header's theme toggle, by its name in either language. */
+const THEME_TOGGLE = {
+  dark: ["Switch to dark mode", "Cambiar a modo oscuro"],
+  light: ["Switch to light mode", "Cambiar a modo claro"],
+};
+
+/**
+ * Switches the page to `theme` in place, through the header's own toggle (its handler sets the class on
+ * <html>, localStorage and every component that reads the theme, as for a person), then waits for the new
+ * colours. The toggle is clicked from inside the page, without moving the pointer or the focus: an open menu,
+ * preview or dialog stays open, and is checked to have stayed so. The choice is remembered (localStorage), so
+ * the next page of the test loads in it too.
+ */
+export async function switchTheme(page: Page, theme: "light" | "dark") {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const before = await background();
+  const state = () =>
+    page.evaluate(() => ({
+      focused:
+        (window as { focusedBeforeTheme?: Element | null }).focusedBeforeTheme === document.activeElement,
+      open: document.querySelectorAll(
+        '[role="dialog"], [role="alertdialog"], [role="listbox"], [role="menu"], [aria-expanded="true"]',
+      ).length,
+    }));
+  await page.evaluate(() => {
+    (window as { focusedBeforeTheme?: Element | null }).focusedBeforeTheme = document.activeElement;
+  });
+  const opened = await state();
+  const clicked = await page.evaluate((names) => {
+    const toggle = Array.from(document.querySelectorAll<HTMLButtonElement>("header button")).find((button) =>
+      names.includes(button.getAttribute("aria-label") ?? ""),
+    );
+    toggle?.click();
+    return Boolean(toggle);
+  }, THEME_TOGGLE[theme]);
+  expect(clicked, `the header's toggle to the ${theme} theme`).toBe(true);
+  if (theme === "dark") await expect(page.locator("html")).toHaveClass(/(^|\s)dark(\s|$)/);
+  else await expect(page.locator("html")).not.toHaveClass(/(^|\s)dark(\s|$)/);
+  await expect.poll(background).not.toBe(before);
+  // Colours with a transition reach the new theme's a moment later.
+  await waitForStillness(page);
+  expect(await state(), "what was open and focused before the theme changed").toEqual(opened);
+}
+
+/**
+ * Axe (as expectNoSeriousAxeViolations) in the theme the page shows, then in the other one, switched in the
+ * same page (switchTheme): both themes of one page load. The page is left in the other theme.
+ */
+export async function expectNoSeriousAxeViolationsInBothThemes(page: Page, include?: string) {
+  const dark = await page.evaluate(() => document.documentElement.classList.contains("dark"));
+  const [first, second] = dark ? (["dark", "light"] as const) : (["light", "dark"] as const);
+  await test.step(`axe in the ${first} theme`, () => expectNoSeriousAxeViolations(page, include));
+  await switchTheme(page, second);
+  await test.step(`axe in the ${second} theme`, () => expectNoSeriousAxeViolations(page, include));
 }
 
 /** An axe audit (WCAG 2.1 A and AA) of what the page shows now: no serious or critical violation. */
@@ -249,6 +383,24 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
     .boundingBox({ timeout: 500 })
     .catch(() => null);
   if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await waitForStillness(page);
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  const results = await (include ? builder.include(include) : builder).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
+}
+
+/**
+ * Until things stopped moving (at most 5 s: a page that never settles is read anyway): no toast being mounted
+ * or fading, and no running animation or transition but endless ones (skeletons, spinners).
+ */
+async function waitForStillness(page: Page) {
   await page
     .waitForFunction(
       () =>
@@ -267,14 +419,4 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
       { timeout: 5000 },
     )
     .catch(() => {});
-  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
-  const results = await (include ? builder.include(include) : builder).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    ),
-  ).toEqual([]);
 }

@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { ADMIN, expect, expectNoSeriousAxeViolations, signIn, test, tokenOf, type Page } from "./fixtures";
+import {
+  ADMIN,
+  expect,
+  expectNoSeriousAxeViolations,
+  expectNoSeriousAxeViolationsInBothThemes,
+  signIn,
+  test,
+  tokenOf,
+  type Page,
+} from "./fixtures";
 
 /**
  * The listing's edge states (issue 24, point 5): each ends in a page that says what happened, never an
@@ -26,7 +35,8 @@ test("a 1,000+ character search ends in a message saying how long a search may b
   await expect(grid(page)).toHaveAttribute("aria-busy", "false");
   await expect(page).toHaveTitle("That search is too long | Voltio");
   await grid(page).getByRole("link", { name: "All products" }).click();
-  await expect(page.getByText("58 products")).toBeVisible();
+  // The listing, counted (the demo's 58 as the server renders it: storefront-html.test.ts).
+  await expect(page.getByText(/^\d+ products$/)).toBeVisible();
 });
 
 test("a question the API refuses shows the API's reason instead of a skeleton", async ({ page }) => {
@@ -36,32 +46,31 @@ test("a question the API refuses shows the API's reason instead of a skeleton", 
   await expect(page.getByTestId("listing-skeleton")).toHaveCount(0);
 });
 
-test("a page past the last says there is no such page and links to the last one", async ({ page }) => {
-  await page.goto("/products?offset=9");
-  await expect(grid(page)).toContainText("There is no page 9");
-  await expect(grid(page)).toContainText("These products fit on 4 pages.");
-  await expect(page.getByText("58 products")).toHaveCount(0);
-  await expect(grid(page).getByText("No results found")).toHaveCount(0);
-  await grid(page).getByRole("link", { name: "Go to page 4" }).click();
-  await expect(page).toHaveURL(/\/products\?offset=4$/);
-  await expect(grid(page).getByRole("article")).toHaveCount(10);
-
-  // Within a category, the filters stay: the last page of this category.
+test("a page past the last links to the last one, which the browser draws with the filters kept", async ({
+  page,
+}) => {
+  // What the server's page says (no page 9, how many there are, the link): storefront-html.test.ts. Here a
+  // category no journey adds products to, so its last page holds a known number of them.
+  const { total } = (await (await page.request.get("/api/products?categoryId=4&limit=1")).json()) as {
+    total: number;
+  };
+  const last = Math.ceil(total / 16);
   await page.goto("/products?categoryId=4&offset=9&order=ASC");
   await expect(heading(page)).toHaveText("Peripheral");
+  await expect(grid(page)).toContainText("There is no page 9");
+  await expect(grid(page).getByText("No results found")).toHaveCount(0);
   await grid(page)
-    .getByRole("link", { name: /^Go to page \d+$/ })
+    .getByRole("link", { name: `Go to page ${last}` })
     .click();
-  await expect(page).toHaveURL(/\/products\?categoryId=4&offset=\d&order=ASC$/);
-  await expect(grid(page).getByRole("article").first()).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/products\\?categoryId=4&offset=${last}&order=ASC$`));
+  await expect(grid(page).getByRole("article")).toHaveCount(total - 16 * (last - 1));
 });
 
-test("an unknown category says so, with a 404 for the page", async ({ page }) => {
-  const response = await page.goto("/products?categoryId=99999&offset=1");
-  expect(response?.status()).toBe(404);
+test("an unknown category stays so once the browser has drawn it (the server's 404 page: storefront-html.test.ts)", async ({
+  page,
+}) => {
+  await page.goto("/products?categoryId=99999&offset=1");
   await expect(heading(page)).toHaveText("Category not found");
-  await expect(grid(page)).toContainText("There is no category number 99999.");
-  await expect(page).toHaveTitle("Category not found | Voltio");
   await expect(page.getByText("All products", { exact: true }).and(heading(page))).toHaveCount(0);
 });
 
@@ -92,9 +101,9 @@ test("a category with no product for sale stays out of the menus, but not out of
   const menu = page.locator(`[id="${await button.getAttribute("aria-controls")}"]`);
   await expect(menu.getByRole("link", { name: "Laptops" })).toBeVisible();
   await expect(menu.getByRole("link", { name: category })).toHaveCount(0);
-  // The home page's shortcuts: the 16 demo categories and 'All products'.
+  // The home page's shortcuts leave it out too (their exact list: storefront-html.test.ts).
   const shortcuts = page.getByRole("navigation", { name: "Shop by category" }).getByRole("link");
-  await expect(shortcuts).toHaveCount(16 + 1);
+  await expect(shortcuts.filter({ hasText: "Laptops" })).toHaveCount(1);
   await expect(shortcuts.filter({ hasText: category })).toHaveCount(0);
 
   // The back office still offers it for a product.
@@ -104,22 +113,18 @@ test("a category with no product for sale stays out of the menus, but not out of
   await expect(existing.locator("option", { hasText: category })).toHaveCount(1);
 });
 
-for (const theme of ["light", "dark"] as const) {
-  test(`the edge states at phone width (${theme}) have no serious or critical axe violation`, async ({
+for (const [path, text] of [
+  [`/products?search=${encodeURIComponent(LONG_SEARCH)}&offset=1`, "That search is too long"],
+  ["/products?offset=9", "There is no page 9"],
+  ["/products?categoryId=99999&offset=1", "Category not found"],
+] as const) {
+  test(`the edge state '${text}' at phone width has no serious or critical axe violation, light or dark`, async ({
     page,
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
-    for (const [path, text] of [
-      [`/products?search=${encodeURIComponent(LONG_SEARCH)}&offset=1`, "That search is too long"],
-      ["/products?offset=9", "There is no page 9"],
-      ["/products?categoryId=99999&offset=1", "Category not found"],
-    ] as const) {
-      await page.goto(path);
-      await expect(grid(page).getByText(text)).toBeVisible();
-      await page.screenshot({ path: `/tmp/waits-shots/edge-${theme}-${text.split(" ").join("-")}.png` });
-      await expectNoSeriousAxeViolations(page);
-    }
+    await page.goto(path);
+    await expect(grid(page).getByText(text)).toBeVisible();
+    await expectNoSeriousAxeViolationsInBothThemes(page);
   });
 }
 

@@ -2,7 +2,8 @@ import { expect, test, type Page } from "./fixtures";
 
 /**
  * Journeys of the home page (SPEC.md §2 Home, §5, §9): banner, category carousels, skeletons only while
- * loading (ADR 0017), footer.
+ * loading (ADR 0017), the footer's dialogs. The footer's links as the server renders them:
+ * apps/server/src/modules/web/storefront-html.test.ts.
  */
 
 const T0 = new Date("2026-03-02T10:00:00Z");
@@ -120,29 +121,6 @@ for (const [width, perView] of [
     await expect(carousel.locator('li[data-visible="false"]').first()).not.toBeInViewport();
   });
 }
-
-test("the footer: About us, Follow us with only the non-empty networks, help, My account, 2022", async ({
-  page,
-}) => {
-  await page.goto("/");
-  const footer = page.getByRole("contentinfo");
-  await expect(footer.getByRole("link", { name: "About us" })).toHaveAttribute("href", "/profiles");
-  await expect(footer.getByRole("link", { name: "Need help? Contact us" })).toHaveAttribute(
-    "href",
-    /^mailto:/,
-  );
-  // The demo store has Facebook and Instagram links and an empty Twitter one.
-  await expect(footer.getByRole("link", { name: "Follow us on Facebook" })).toHaveAttribute(
-    "href",
-    "https://facebook.com/voltio.store",
-  );
-  await expect(footer.getByRole("link", { name: "Follow us on Instagram" })).toBeVisible();
-  await expect(footer.getByRole("link", { name: "Follow us on Twitter" })).toHaveCount(0);
-  for (const name of ["Profile", "Favorites", "Shopping cart", "Purchases"]) {
-    await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
-  }
-  await expect(footer).toContainText("© 2022");
-});
 
 test("guests opening Profile or Purchases from the footer are asked to log in", async ({ page }) => {
   await page.goto("/");
