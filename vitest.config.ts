@@ -24,6 +24,7 @@ const ON_BOTH = [
   "src/modules/payments/money.test.ts",
   "src/modules/payments/money.model.test.ts",
   "src/modules/payments/routes.test.ts",
+  "src/modules/payments/worker.test.ts",
   "src/modules/stock-alerts/routes.test.ts",
   // One route file of every other module, so each module's queries run on the embedded database too.
   "src/modules/admin-catalog/sales.test.ts",

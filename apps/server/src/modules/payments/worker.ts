@@ -68,7 +68,15 @@ export function startPaymentsWorker({
 
   function schedule() {
     if (stopped || !background || pollMs <= 0) return;
-    timer = setTimeout(() => void runOnce().finally(schedule), pollMs);
+    // The round's failure is logged by runOnce: passed on here it was an unhandled rejection, and Node exited
+    // when the database went away for a moment (issue 38).
+    timer = setTimeout(
+      () =>
+        void runOnce()
+          .catch(() => {})
+          .finally(schedule),
+      pollMs,
+    );
     timer.unref();
   }
   schedule();
