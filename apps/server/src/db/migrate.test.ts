@@ -2,9 +2,8 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { testDatabaseKind } from "../../test/database";
+import { dropWhenFree, postgresUrlOf, testDatabaseKind, withPostgresAdmin } from "../../test/database";
 import { openDatabase, shippedMigrations, type Database } from "./client";
 
 const appliedCount = async ({ db }: Database) =>
@@ -30,24 +29,18 @@ describe("migrations", () => {
   it.runIf(onPostgres)(
     "are applied once when two processes start together (an advisory lock)",
     async () => {
-      const serverUrl = process.env.TEST_DATABASE_URL!;
       const name = `voltio_migrate_${randomBytes(6).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
+      await withPostgresAdmin((admin) => admin.query(`create database ${name}`));
       const processes = [
-        await openDatabase({ url: url.toString() }),
-        await openDatabase({ url: url.toString() }),
+        await openDatabase({ url: postgresUrlOf(name) }),
+        await openDatabase({ url: postgresUrlOf(name) }),
       ];
       try {
         await Promise.all(processes.map((database) => database.migrate()));
         expect(await appliedCount(processes[0]!)).toBe(shippedMigrations());
       } finally {
         await Promise.all(processes.map((database) => database.close()));
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await withPostgresAdmin((admin) => dropWhenFree(admin, name));
       }
     },
     60_000,
