@@ -344,6 +344,11 @@ export const checkouts = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().defaultNow(),
     /** The re-check worker's last look at it with the provider (issue 21 point 5). */
     checkedAt: timestamp("checked_at", { withTimezone: true }),
+    /**
+     * While the provider is asked for its session: the lease of the request asking, renewed while it lives.
+     * Past it with no session, that request died (a crash between the save and the provider's answer).
+     */
+    startingUntil: timestamp("starting_until", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
