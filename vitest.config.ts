@@ -23,6 +23,7 @@ const ON_BOTH = [
   "src/modules/catalog/cache.test.ts",
   "src/modules/payments/money.test.ts",
   "src/modules/payments/money.model.test.ts",
+  "src/modules/payments/refund-mail.test.ts",
   "src/modules/payments/routes.test.ts",
   "src/modules/payments/worker.test.ts",
   "src/modules/stock-alerts/routes.test.ts",

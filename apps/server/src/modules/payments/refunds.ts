@@ -17,7 +17,7 @@ import type { Caller } from "../auth/access-token";
 import { recordChange } from "../audit/service";
 import { giveBackStock, lockStock, unitsPerProduct } from "../inventory/stock";
 import { buyerEmail } from "./buyer";
-import { refundMail } from "./order-mail";
+import { automaticRefundReason, refundMail } from "./order-mail";
 
 /**
  * Refunds through the provider (issue 21 point 3). A refund is queued in the transaction that decides it
@@ -57,6 +57,56 @@ export async function queueRefund(
     requestedBy: refund.requestedBy ?? null,
   });
   return true;
+}
+
+/** What made the store give a payment back on its own (settlement.ts), for the buyer's e-mail. */
+export type AutomaticRefundCause =
+  | { kind: "closed checkout"; status: CheckoutStatus; paidBy: string | null }
+  | { kind: "currency"; currency: string }
+  | { kind: "amount"; paidCents: number; dueCents: number }
+  | { kind: "orders not pending" }
+  | { kind: "orders changed" }
+  | { kind: "stock gone" };
+
+type CheckoutStatus = (typeof checkouts.$inferSelect)["status"];
+
+/**
+ * Queues the store's own refund of what is left of a payment and, when it was queued, its e-mail to the buyer
+ * with the reason: the owner's refund template, in the same transaction. Like the owner's refund, the buyer is
+ * written to when the refund is decided, not when the provider takes it: they have just paid and must learn
+ * now that the order isn't coming, and a refund the provider refuses is retried, then left to the owner
+ * (who sees it as needing attention), not dropped. `note` is the owner's record of why.
+ */
+export async function queueAutomaticRefund(
+  tx: Db,
+  checkout: { id: number; userId: number; baseUrl: string },
+  refund: {
+    paymentId: number;
+    providerPaymentId: string;
+    amountCents: number;
+    note: string;
+    cause: AutomaticRefundCause;
+  },
+): Promise<{ queued: boolean; mailed: boolean }> {
+  const queued = await queueRefund(tx, {
+    paymentId: refund.paymentId,
+    amountCents: refund.amountCents,
+    reason: refund.note,
+    automatic: true,
+  });
+  const email = queued ? await buyerEmail(tx, checkout.userId) : null;
+  if (!email) return { queued, mailed: false };
+  const mailed = await queueMail(
+    tx,
+    refundMail(checkout, email, {
+      providerPaymentId: refund.providerPaymentId,
+      amountCents: refund.amountCents,
+      // One automatic refund per payment (queueRefund).
+      key: `automatic:${refund.paymentId}`,
+      ...automaticRefundReason(refund.cause),
+    }),
+  );
+  return { queued, mailed: mailed !== undefined };
 }
 
 /**
@@ -308,7 +358,11 @@ export async function refundPayment(db: Db, actor: Caller, paymentId: number, bo
     if (email)
       await queueMail(
         tx,
-        refundMail(checkout!, email, payment.providerPaymentId, amountCents, `refund:${paymentId}:${given}`),
+        refundMail(checkout!, email, {
+          providerPaymentId: payment.providerPaymentId,
+          amountCents,
+          key: `refund:${paymentId}:${given}`,
+        }),
       );
     return {
       msg: "Refund requested",

@@ -10,8 +10,8 @@ import { queueMail } from "../../integrations/mail/outbox";
 import { lockStock, releaseHolds, sellable, takeStock, unitsPerProduct } from "../inventory/stock";
 import { buyerEmail } from "./buyer";
 import { coveredBy } from "./checkout";
-import { orderConfirmation, refundNotice } from "./order-mail";
-import { queueRefund } from "./refunds";
+import { orderConfirmation } from "./order-mail";
+import { queueAutomaticRefund, type AutomaticRefundCause } from "./refunds";
 
 /**
  * Settlement (issue 10, issue 21; DESIGN.md §4): what the provider says of a payment, recorded, and an
@@ -133,13 +133,21 @@ export async function settlePayment(
         return settled(checkout.status);
     }
 
-    /** Money that can't buy anything: given back in full, once, and the checkout closed if it was open. */
-    const refund = async (outcome: "refund_needed" | "amount_mismatch", reason: string) => {
-      const queued = await queueRefund(tx, {
+    /**
+     * Money that can't buy anything: given back in full, once, the buyer told why, and the checkout closed if
+     * it was open.
+     */
+    const refund = async (
+      outcome: "refund_needed" | "amount_mismatch",
+      note: string,
+      cause: AutomaticRefundCause,
+    ) => {
+      const { queued, mailed } = await queueAutomaticRefund(tx, checkout, {
         paymentId: row!.id,
+        providerPaymentId: payment.id,
         amountCents: payment.amountCents - row!.refundedCents,
-        reason,
-        automatic: true,
+        note,
+        cause,
       });
       if (checkout.status === "open" || checkout.status === "expired") {
         await tx
@@ -148,16 +156,27 @@ export async function settlePayment(
           .where(eq(checkouts.id, checkout.id));
         await releaseHolds(tx, checkout.id);
       }
-      return settled(outcome, { refundQueued: queued });
+      return settled(outcome, { refundQueued: queued, mailed });
     };
 
     // Paid on a checkout that was closed (a newer one replaced it) or paid already: a duplicate.
     if (checkout.status !== "open" && checkout.status !== "expired")
-      return refund("refund_needed", `paid on a ${checkout.status} checkout`);
+      return refund("refund_needed", `paid on a ${checkout.status} checkout`, {
+        kind: "closed checkout",
+        status: checkout.status,
+        paidBy: checkout.providerPaymentId,
+      });
     if (payment.currency.toLowerCase() !== STORE_CURRENCY)
-      return refund("amount_mismatch", `paid in ${payment.currency}, not ${STORE_CURRENCY}`);
+      return refund("amount_mismatch", `paid in ${payment.currency}, not ${STORE_CURRENCY}`, {
+        kind: "currency",
+        currency: payment.currency,
+      });
     if (payment.amountCents !== checkout.amountCents)
-      return refund("amount_mismatch", `paid ${payment.amountCents} cents of ${checkout.amountCents}`);
+      return refund("amount_mismatch", `paid ${payment.amountCents} cents of ${checkout.amountCents}`, {
+        kind: "amount",
+        paidCents: payment.amountCents,
+        dueCents: checkout.amountCents,
+      });
 
     if (checkout.bulkOrderIds.length)
       await tx
@@ -184,14 +203,15 @@ export async function settlePayment(
       lines.length > 0 &&
       lines.every((line) => line.status === "pending" && line.flag === null) &&
       checkout.orderIds.every((id) => lines.some((line) => line.id === id));
-    if (!stillPending) return refund("refund_needed", "its orders were no longer pending");
+    if (!stillPending)
+      return refund("refund_needed", "its orders were no longer pending", { kind: "orders not pending" });
     // A line taken back to the cart leaves its bulk order (ADR 0015): what is left isn't what was charged.
     const covered = lines.map((line) => ({
       lineTotalCents: line.lineTotalCents ?? 0,
       shippingCents: line.shippingCostCents ?? 0,
     }));
     if (checkoutTotals(covered).totalCents !== checkout.amountCents)
-      return refund("refund_needed", "its orders changed after it was made");
+      return refund("refund_needed", "its orders changed after it was made", { kind: "orders changed" });
 
     // The checkout's own holds are its to take; past their expiry, whatever other shoppers left.
     const units = unitsPerProduct(lines);
@@ -204,13 +224,9 @@ export async function settlePayment(
         status: "cancelled" as const,
         purchaseId: payment.id,
       };
-      const outcome = await refund("refund_needed", "the stock was gone");
+      const outcome = await refund("refund_needed", "the stock was gone", { kind: "stock gone" });
       await flagCheckoutOrders(tx, checkout, { ...cancelled, checkoutId: checkout.id });
-      const email = await buyerEmail(tx, checkout.userId);
-      const mailed = email
-        ? (await queueMail(tx, refundNotice(checkout, email, payment.id))) !== undefined
-        : false;
-      return { ...outcome, mailed };
+      return outcome;
     }
 
     await takeStock(tx, units);
