@@ -41,7 +41,8 @@ export interface ChangeFeed {
 }
 
 const CHANNEL = "voltio_changes";
-const RETRY_MS = [250, 1000, 2000, 5000, 10_000];
+/** Capped at 2 s: a process serves stale copies until it listens again, so it must notice the database's return at once. */
+const RETRY_MS = [250, 500, 1000, 2000];
 const CAUGHT_UP_WAIT_MS = 2000;
 
 interface FeedOptions {

@@ -44,9 +44,19 @@ export type DatabaseTarget = { url: string; poolSize?: number } | { dataDir: str
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ("url" in target) {
     await checkReachable(target.url);
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    // A request waits at most 30 s for a connection (a new one, or a turn in the pool's queue): with PostgreSQL
+    // unreachable it gets 503 (http/error-handler) rather than hanging until the client gives up.
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      connectionTimeoutMillis: 30_000,
+    });
     // A connection PostgreSQL drops while idle is replaced by the pool; unheard, the event would end the process.
     pool.on("error", (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
+    // A lent connection that PostgreSQL ends between two statements (a transaction waiting on our code) reports
+    // it as an 'error' event, which pg-pool hears only while the connection is idle: unheard, it would end the
+    // process. The next statement on it fails, and its request gets 503 (http/error-handler).
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,

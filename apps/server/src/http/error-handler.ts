@@ -12,6 +12,7 @@ import {
   UnsupportedContent,
   UpstreamUnavailable,
 } from "../errors";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable";
 
 /** The one place where a refusal becomes an HTTP status (DESIGN.md §5: `{error}` plus details for input). */
 const STATUS = new Map<abstract new (...args: never[]) => ServiceError, number>([
@@ -92,6 +93,16 @@ export function handleError(fastifyError: FastifyError, request: FastifyRequest,
     request.log.warn({ err: forTheLog(error) }, "request lost a lock race");
     reply.header("retry-after", "1");
     return reply.code(409).send({ error: "The record was being changed by another request: try again" });
+  }
+  // PostgreSQL restarting, stopped or our connections terminated: nothing was done, and sending again soon works.
+  if (isDatabaseUnavailable(error)) {
+    const cause = (error.cause as Error | undefined) ?? error;
+    request.log.warn(
+      { reason: cause.message, code: (cause as { code?: unknown }).code },
+      "database unavailable",
+    );
+    reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+    return reply.code(503).send({ error: "The store is briefly unavailable: try again in a few seconds" });
   }
   // Fastify's and its plugins' own refusals (malformed JSON, a body too large, a wrong content type).
   const status = fastifyError.statusCode;

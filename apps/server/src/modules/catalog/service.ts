@@ -282,6 +282,9 @@ async function searchProducts(
   const run = rawQuery(db);
   const terms = searchTerms(query.search);
   const reference = catalogReference(db, options.reference);
+  // Awaited last: when the search fails first (the database went away), that is the request's error, and this
+  // one must not become an unhandled rejection.
+  reference.catch(() => {});
   // A search with no letters or digits in it matches nothing.
   const { ids, total } =
     terms.length === 0

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../db/unavailable";
 
 /**
  * GET /api/health/live and /api/health/ready (issue 22 point 4), for a load balancer or an orchestrator.
@@ -92,6 +93,7 @@ export function healthRoutes({
           ...(draining() ? (["draining"] as const) : []),
         ];
         reply.header("cache-control", "no-store");
+        if (failing.length) reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
         reply.code(failing.length ? 503 : 200);
         return { status: failing.length ? ("unavailable" as const) : ("ready" as const), failing };
       },
