@@ -18,9 +18,11 @@ const SOCKET_CODES = new Set([
 
 /**
  * SQLSTATEs: admin_shutdown (a restart, pg_terminate_backend), crash_shutdown, cannot_connect_now (starting
- * up or shutting down), too_many_connections; class 08 is every connection exception.
+ * up or shutting down); class 08 is every connection exception, class 53 insufficient resources (disk full,
+ * out of memory, too many connections): the statement changed nothing, and the operator has been told by the log.
  */
-const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
+const SERVER_CODES = new Set(["57P01", "57P02", "57P03"]);
+const SERVER_CLASSES = ["08", "53"];
 
 /** node-postgres reports a connection that ended mid-query, or a pool that couldn't connect in time, by message. */
 const DRIVER_MESSAGES = [
@@ -39,7 +41,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message, errors } = current as { code?: unknown; message?: unknown; errors?: unknown };
     if (
       typeof code === "string" &&
-      (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith("08"))
+      (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || SERVER_CLASSES.includes(code.slice(0, 2)))
     )
       return true;
     if (typeof message === "string" && DRIVER_MESSAGES.some((pattern) => pattern.test(message))) return true;
