@@ -21,6 +21,7 @@ const ON_BOTH = [
   "src/modules/auth/rate-limit.test.ts",
   "src/modules/auth/shared-limits.test.ts",
   "src/modules/catalog/cache.test.ts",
+  "src/modules/catalog/hold-expiry.test.ts",
   "src/modules/payments/money.test.ts",
   "src/modules/payments/money.model.test.ts",
   "src/modules/payments/refund-mail.test.ts",

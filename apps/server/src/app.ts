@@ -18,6 +18,7 @@ import { adminCatalogRoutes } from "./modules/admin-catalog/routes";
 import { auditRoutes } from "./modules/audit/routes";
 import { authRoutes } from "./modules/auth/routes";
 import { CatalogCache } from "./modules/catalog/cache";
+import { watchHoldExpiries } from "./modules/catalog/hold-expiry";
 import { catalogRoutes } from "./modules/catalog/routes";
 import { illustrationRoutes } from "./modules/illustrations/routes";
 import { newsletterRoutes } from "./modules/newsletter/routes";
@@ -176,15 +177,20 @@ export async function buildApp(
   app.addHook("onClose", async () => {
     await stockAlerts.stop();
   });
+  // A hold's end writes nothing: each process drops its copies that counted it when it ends.
+  const holdExpiries = watchHoldExpiries({ db, onExpired: () => catalogCache.holdsChanged(), log: app.log });
+  app.addHook("onClose", () => holdExpiries.close());
   // Every process's writes (and SQL by hand): this process's copies of the catalogue follow within a second.
   const changes = await listenForChanges(db, config.databaseUrl, {
     onChange: (change) => {
       catalogCache.changed(change);
+      if (change.kind === "holds" || change.kind === "catalog") holdExpiries.changed();
       if (change.kind !== "categories" && change.kind !== "links" && change.kind !== "reference")
         stockAlerts.notify();
     },
     onMissed: () => {
       catalogCache.changed({ kind: "catalog" });
+      holdExpiries.changed();
       stockAlerts.notify();
     },
     log: app.log,
@@ -275,7 +281,11 @@ export async function buildApp(
           notifyMail,
           onStockChange: catalogWritten,
           holdSeconds: config.stockHoldSeconds,
-          onHoldsChange: () => catalogCache.holdsChanged(),
+          onHoldsChange: () => {
+            catalogCache.holdsChanged();
+            // Without a change feed this process hears only of its own holds.
+            if (!changes) holdExpiries.changed();
+          },
           notifyRefunds: () => paymentsWorker.notify(),
           metrics,
         }),

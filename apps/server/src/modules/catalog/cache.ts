@@ -99,8 +99,8 @@ export class CatalogCache {
   }
 
   /**
-   * A checkout held or released units: replies show stock less holds, but the search index reads the shelf
-   * (which holds don't move), so it stays as it is.
+   * A checkout held or released units, or a hold ended (hold-expiry.ts): replies show stock less holds, but
+   * the search index reads the shelf (which holds don't move), so it stays as it is.
    */
   holdsChanged(): void {
     this.forgetReplies();

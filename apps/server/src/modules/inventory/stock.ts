@@ -18,6 +18,24 @@ import { Conflict } from "../../errors";
 export const AVAILABLE_STOCK_SQL = `(p.stock - coalesce((select sum(h.units) from stock_holds h
   where h.product_id = p.id and h.expires_at > now()), 0))::int`;
 
+/**
+ * When the first hold ends that ends after `after` (or after now when null), and the database's now: epoch
+ * milliseconds by the database's clock, which is the one `AVAILABLE_STOCK_SQL` compares expiries with.
+ */
+export async function nextHoldExpiry(
+  db: Db,
+  after: number | null,
+): Promise<{ now: number; next: number | null }> {
+  const since = after === null ? sql`now()` : sql`to_timestamp(${after / 1000}::float8)`;
+  const result = await db.execute(
+    sql`select extract(epoch from now()) * 1000 as now, extract(epoch from min(expires_at)) * 1000 as next
+        from stock_holds where expires_at > ${since}`,
+  );
+  const [row] = (result as unknown as { rows: { now: string | number; next: string | number | null }[] })
+    .rows;
+  return { now: Number(row!.now), next: row!.next === null ? null : Number(row!.next) };
+}
+
 export interface LockedStock {
   /** What the caller may take: the shelf less other checkouts' active holds. */
   stock: number;
