@@ -141,16 +141,6 @@ export async function buildApp(
     countTtlSeconds: config.catalogCountCacheTtlSeconds,
   });
   const paymentProvider = await createPaymentProvider(config, db);
-  // Modules that queue mail (integrations/mail/outbox.ts) get `notifyMail` to call once their transaction
-  // committed; without it, the message still goes out at the next poll.
-  const mail = mailWorker
-    ? startMailWorker({ db, config, log: app.log, personalize: personalizeNewsletter(config) })
-    : undefined;
-  app.addHook("onClose", async () => {
-    await mail?.stop();
-  });
-  const notifyMail = () => mail?.notify();
-  const uploads = createUploadStorage(config);
   const metrics = createMetrics({
     searchIndex: () => catalogCache.search.stats,
     mailOutbox: () => outboxDepth(db),
@@ -164,6 +154,22 @@ export async function buildApp(
     },
   });
   countRequests(app, metrics.registry);
+  // Modules that queue mail (integrations/mail/outbox.ts) get `notifyMail` to call once their transaction
+  // committed; without it, the message still goes out at the next poll.
+  const mail = mailWorker
+    ? startMailWorker({
+        db,
+        config,
+        log: app.log,
+        personalize: personalizeNewsletter(config),
+        metrics: metrics.workers,
+      })
+    : undefined;
+  app.addHook("onClose", async () => {
+    await mail?.stop();
+  });
+  const notifyMail = () => mail?.notify();
+  const uploads = createUploadStorage(config);
   // Back-in-stock requests (issue 23 point 9): swept after an admin's product write, when stock or holds
   // move (the change feed below), and every 30 s for holds that simply expired; tests call sweep().
   const stockAlerts = startStockAlertWorker({
@@ -172,6 +178,7 @@ export async function buildApp(
     log: app.log,
     pollMs: STOCK_ALERT_SWEEP_MS,
     background: mailWorker,
+    metrics: metrics.workers,
     onQueued: notifyMail,
   });
   app.addHook("onClose", async () => {
@@ -211,6 +218,7 @@ export async function buildApp(
     log: app.log,
     pollMs: config.paymentsPollMs,
     background: mailWorker,
+    metrics: metrics.workers,
     onSettled: (settled) => {
       metrics.settled.inc({ outcome: settled.reply.Status });
       if (settled.mailed) notifyMail();

@@ -3,16 +3,17 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config, MailConfig } from "../../config";
 import type { Db } from "../../db/client";
 import { mailOutbox } from "../../db/schema";
+import type { WorkerMetrics } from "../../modules/metrics/registry";
+import { startPollingWorker, type PollingWorker } from "../../workers/polling-worker";
 import { createMailTransport, describeFailure, isPermanentFailure, type MailTransport } from "./transport";
 
-export interface MailWorker {
-  /** Delivers every message due now, one after the other; resolves with how many were delivered. */
-  runOnce(): Promise<number>;
-  /** A message was just queued (and committed): deliver soon rather than at the next poll. */
-  notify(): void;
-  /** Finishes the message in hand, then stops; the transport's connections are closed. */
-  stop(): Promise<void>;
-}
+/**
+ * runOnce() delivers every message due now, one after the other, and resolves with how many were delivered;
+ * notify() says a message was just queued (and committed): deliver soon rather than at the next poll; stop()
+ * finishes the message in hand, then closes the transport's connections. The loop (timer, notify, backoff
+ * while the database is away) is workers/polling-worker.ts's.
+ */
+export type MailWorker = PollingWorker<number>;
 
 export interface MailWorkerOptions {
   db: Db;
@@ -28,6 +29,9 @@ export interface MailWorkerOptions {
    * (modules/newsletter/send.ts): what a message says can depend on its receiver without being stored so.
    */
   personalize?: (message: ClaimedMail) => Promise<ClaimedMail>;
+  /** The wait between failed rounds grows up to this (default: polling-worker.ts's MAX_BACKOFF_MS). */
+  maxBackoffMs?: number;
+  metrics?: WorkerMetrics;
 }
 
 /** Wait after the nth failed attempt: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then a day. */
@@ -75,20 +79,15 @@ export function startMailWorker({
   log,
   poll = true,
   personalize = async (message) => message,
+  maxBackoffMs,
+  metrics,
 }: MailWorkerOptions): MailWorker {
   const settings: MailConfig = config.mail;
   const transport: MailTransport = createMailTransport(settings);
-  let stopping = false;
-  let timer: NodeJS.Timeout | undefined;
-  /** runOnce() calls, one after the other. */
-  let chain: Promise<unknown> = Promise.resolve();
-  /** The background pass in progress, and whether it was asked for again meanwhile. */
-  let background: Promise<void> | undefined;
-  let again = false;
 
-  async function deliverDue(): Promise<number> {
+  async function deliverDue(stopping: AbortSignal): Promise<number> {
     let delivered = 0;
-    while (!stopping) {
+    while (!stopping.aborted) {
       const message = await claimNextMail(db, settings.leaseSeconds);
       if (!message) break;
       if (await deliver(message)) delivered++;
@@ -169,49 +168,22 @@ export function startMailWorker({
       .set({ status, lastError, updatedAt: sql`now()` })
       .where(eq(mailOutbox.id, id));
 
-  function runOnce(): Promise<number> {
-    const pass = chain.then(deliverDue);
-    chain = pass.catch(() => {});
-    return pass;
-  }
-
-  function wake() {
-    if (stopping) return;
-    if (background) {
-      again = true;
-      return;
-    }
-    clearTimeout(timer);
-    background = (async () => {
-      do {
-        again = false;
-        try {
-          await runOnce();
-        } catch (error) {
-          // The database is away for a moment: the messages wait in the table for the next pass.
-          log.error(`mail delivery paused: ${describeFailure(error)}`);
-        }
-      } while (again && !stopping);
-    })().finally(() => {
-      background = undefined;
-      if (!stopping) timer = setTimeout(wake, settings.pollMs).unref();
-    });
-  }
-
-  if (poll) {
-    log.info(`mail: delivering through ${transport.description}`);
-    wake();
-  }
+  if (poll) log.info(`mail: delivering through ${transport.description}`);
+  // Messages left from before a restart go out at once, not a poll later.
+  const worker = startPollingWorker({
+    name: "mail",
+    round: deliverDue,
+    pollMs: settings.pollMs,
+    background: poll,
+    roundAtStart: true,
+    maxBackoffMs,
+    log,
+    metrics,
+  });
   return {
-    runOnce,
-    notify: () => {
-      if (poll) wake();
-    },
+    ...worker,
     async stop() {
-      stopping = true;
-      clearTimeout(timer);
-      await background;
-      await chain;
+      await worker.stop();
       transport.close();
     },
   };

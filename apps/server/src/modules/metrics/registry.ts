@@ -14,6 +14,41 @@ export interface StoreMetrics {
   checkouts: Counter<"outcome">;
   /** A provider's notification: settled, ignored (not this store's) or refused (bad signature, bad body). */
   webhooks: Counter<"outcome">;
+  /** The background workers' rounds (workers/polling-worker.ts). */
+  workers: WorkerMetrics;
+}
+
+/** What every polling worker counts, labelled with its name (mail, payments, stock-alerts). */
+export interface WorkerMetrics {
+  /** Rounds by outcome: ok, or failed (it threw: the database away, a bug). */
+  rounds: Counter<"worker" | "outcome">;
+  /** Failed rounds since the last good one: 0 while all is well. */
+  consecutiveFailures: Gauge<"worker">;
+  /** When the last good round ended, in Unix seconds (absent until the first one). */
+  lastSuccess: Gauge<"worker">;
+}
+
+export function createWorkerMetrics(registry: Registry): WorkerMetrics {
+  return {
+    rounds: new Counter({
+      name: "voltio_worker_rounds_total",
+      help: "Background workers' rounds (mail, payments, stock-alerts), by outcome: ok or failed",
+      labelNames: ["worker", "outcome"],
+      registers: [registry],
+    }),
+    consecutiveFailures: new Gauge({
+      name: "voltio_worker_consecutive_failures",
+      help: "Failed rounds of each background worker since its last good one (it backs off meanwhile)",
+      labelNames: ["worker"],
+      registers: [registry],
+    }),
+    lastSuccess: new Gauge({
+      name: "voltio_worker_last_success_timestamp_seconds",
+      help: "When each background worker's last good round ended, in Unix seconds",
+      labelNames: ["worker"],
+      registers: [registry],
+    }),
+  };
 }
 
 export function createMetrics(collect: {
@@ -99,6 +134,7 @@ export function createMetrics(collect: {
       labelNames: ["outcome"],
       registers: [registry],
     }),
+    workers: createWorkerMetrics(registry),
   };
 }
 

@@ -57,4 +57,19 @@ describe("GET /api/metrics", () => {
     expect(text).toMatch(/voltio_search_index_products [1-9]\d*/);
     expect(text).toMatch(/voltio_mail_outbox_messages/);
   });
+
+  it("counts the background workers' rounds, wherever they were run from", async () => {
+    const rounds = async () =>
+      Number(
+        /voltio_worker_rounds_total\{worker="payments",outcome="ok"\} (\d+)/.exec(
+          (await scrape(`Bearer ${TOKEN}`)).body,
+        )?.[1],
+      );
+    const before = await rounds();
+    await t.app.paymentsWorker.runOnce();
+    expect(await rounds()).toBe(before + 1);
+    const text = (await scrape(`Bearer ${TOKEN}`)).body;
+    expect(text).toContain('voltio_worker_consecutive_failures{worker="stock-alerts"} 0');
+    expect(text).toMatch(/voltio_worker_last_success_timestamp_seconds\{worker="payments"\} \d/);
+  });
 });

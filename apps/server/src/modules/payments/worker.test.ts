@@ -17,16 +17,19 @@ describe("the payments worker in the background", () => {
     worker = startPaymentsWorker({
       db: database.db,
       provider: sandboxProvider(database.db, { webhookSecret: "x" }),
-      log: { warn },
+      log: { warn, info() {} },
       pollMs: 10,
+      maxBackoffMs: 40,
       background: true,
     });
-    // Several rounds failed and each was logged: the timer went on after a failure. (A rejection left
-    // unhandled fails the run: vitest reports it as an error.)
+    // Several rounds failed and each was logged: the timer went on after a failure, waiting longer each time
+    // (workers/polling-worker.ts). A rejection left unhandled fails the run: vitest reports it as an error.
     await expect.poll(() => warn.mock.calls.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
-    expect(warn).toHaveBeenCalledWith(
-      expect.objectContaining({ error: expect.any(String) }),
-      "payments worker round failed",
+    expect(warn.mock.calls.slice(0, 3)).toEqual(
+      [20, 40, 40].map((retryInMs, i) => [
+        { worker: "payments", error: expect.any(String), failures: i + 1, retryInMs },
+        "payments worker round failed",
+      ]),
     );
   });
 });

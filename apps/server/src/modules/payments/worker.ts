@@ -1,29 +1,31 @@
 import type { Db } from "../../db/client";
 import type { PaymentProvider } from "../../integrations/payments/provider";
+import type { WorkerMetrics } from "../metrics/registry";
+import { startPollingWorker, type PollingWorker, type WorkerLog } from "../../workers/polling-worker";
 import { runDueRefunds } from "./refunds";
 import { claimStaleCheckouts, recheckCheckout, type Settled } from "./settlement";
 
 /**
  * The payments worker (issue 21 points 3 and 5), in every process: sends the refunds that are due and asks
  * the provider about open checkouts nobody has heard of for a minute (a closed tab, a lost webhook), so
- * nothing paid is left behind. Work is claimed with SKIP LOCKED, so processes share it without doubling it.
+ * nothing paid is left behind. Work is claimed with SKIP LOCKED, so processes share it without doubling it;
+ * the loop (timer, notify, backoff while the database is away, stop) is workers/polling-worker.ts's.
+ * runOnce() is one round: refunds due, then stale checkouts; notify() says a refund was queued (and
+ * committed): send it now rather than at the next poll.
  */
-export interface PaymentsWorker {
-  /** One round: refunds due, then stale checkouts. */
-  runOnce(): Promise<{ refunds: number; rechecked: number }>;
-  /** A refund was queued (and committed): send it now rather than at the next poll. */
-  notify(): void;
-  stop(): Promise<void>;
-}
+export type PaymentsWorker = PollingWorker<{ refunds: number; rechecked: number }>;
 
 export interface PaymentsWorkerOptions {
   db: Db;
   provider: PaymentProvider;
-  log: { warn: (object: object, message: string) => void };
+  log: WorkerLog;
   /** Poll every this many ms (0: never on a timer). */
   pollMs: number;
   /** Run by itself (on the timer and when notified); tests leave it off and call runOnce. */
   background: boolean;
+  /** The wait between failed rounds grows up to this (default: polling-worker.ts's MAX_BACKOFF_MS). */
+  maxBackoffMs?: number;
+  metrics?: WorkerMetrics;
   /** After a round that settled payments: stock moved, mail queued. */
   onSettled?: (settled: Settled) => void;
 }
@@ -32,69 +34,27 @@ export function startPaymentsWorker({
   db,
   provider,
   log,
-  pollMs,
-  background,
   onSettled,
+  ...loop
 }: PaymentsWorkerOptions): PaymentsWorker {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  async function round() {
-    const refunds = await runDueRefunds(db, provider, log);
-    let rechecked = 0;
-    for (const checkout of await claimStaleCheckouts(db)) {
-      try {
-        const settled = await recheckCheckout(db, provider, checkout, { expire: true });
-        if (settled) onSettled?.(settled);
-        rechecked++;
-      } catch (error) {
-        log.warn({ checkout: checkout.id, error: (error as Error).message }, "checkout re-check failed");
+  return startPollingWorker({
+    name: "payments",
+    log,
+    ...loop,
+    async round() {
+      const refunds = await runDueRefunds(db, provider, log);
+      let rechecked = 0;
+      for (const checkout of await claimStaleCheckouts(db)) {
+        try {
+          const settled = await recheckCheckout(db, provider, checkout, { expire: true });
+          if (settled) onSettled?.(settled);
+          rechecked++;
+        } catch (error) {
+          log.warn({ checkout: checkout.id, error: (error as Error).message }, "checkout re-check failed");
+        }
       }
-    }
-    // A refund queued by a re-check goes out in the same round.
-    return { refunds: refunds + (rechecked ? await runDueRefunds(db, provider, log) : 0), rechecked };
-  }
-
-  /** Rounds never overlap in one process; a notify during a round runs one more. */
-  function runOnce() {
-    const next = running.then(round, round);
-    running = next.catch((error: unknown) => {
-      log.warn({ error: (error as Error).message }, "payments worker round failed");
-    });
-    return next;
-  }
-
-  function schedule() {
-    if (stopped || !background || pollMs <= 0) return;
-    // The round's failure is logged by runOnce: passed on here it was an unhandled rejection, and Node exited
-    // when the database went away for a moment (issue 38).
-    timer = setTimeout(
-      () =>
-        void runOnce()
-          .catch(() => {})
-          .finally(schedule),
-      pollMs,
-    );
-    timer.unref();
-  }
-  schedule();
-
-  return {
-    runOnce,
-    notify() {
-      if (stopped || !background || again) return;
-      again = true;
-      void running.then(() => {
-        again = false;
-        if (!stopped) void runOnce().catch(() => {});
-      });
+      // A refund queued by a re-check goes out in the same round.
+      return { refunds: refunds + (rechecked ? await runDueRefunds(db, provider, log) : 0), rechecked };
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }
