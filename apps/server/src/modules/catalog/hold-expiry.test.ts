@@ -68,10 +68,16 @@ async function lastUnit(title: string) {
         [a, b].flatMap((app) => views.map((view) => served(app, view.url, view.stock, stock, deadline))),
       )),
     );
-  /** Replies from the cache, which nothing written empties from here on. */
+  /**
+   * Replies from the cache, which nothing written empties from here on (once the last write's notification
+   * reached both processes: one may read the database before it heard).
+   */
   const cached = async () => {
     for (const app of [a, b])
-      for (const view of views) expect((await app.inject({ url: view.url })).headers["x-cache"]).toBe("hit");
+      for (const view of views)
+        await expect
+          .poll(async () => (await app.inject({ url: view.url })).headers["x-cache"], { timeout: 2000 })
+          .toBe("hit");
   };
   return { id, shown, cached };
 }
