@@ -8,10 +8,11 @@ import { defineConfig } from "vitest/config";
  */
 const server = (path: string) => `apps/server/${path}`;
 
-/** Where the two databases differ: locks, concurrency, LISTEN/NOTIFY, migrations, holds, settlement, limits, processes. */
+/** Where the two databases differ: locks, concurrency, LISTEN/NOTIFY, migrations, backups, holds, settlement, limits, processes. */
 const ON_BOTH = [
   "src/cluster.test.ts",
   "src/db/changes.test.ts",
+  "src/db/backup/backup.test.ts",
   "src/db/migrate.test.ts",
   "src/integrations/mail/outbox.test.ts",
   "src/integrations/payments/sandbox.test.ts",

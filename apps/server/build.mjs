@@ -1,5 +1,5 @@
-// The server as `npm run serve` runs it: apps/server/dist/main.js, seed-cli.js and create-admin-cli.js, ESM
-// bundles of our code and of the workspace's @voltio/* packages (TypeScript sources, which plain Node can't
+// The server as `npm run serve` runs it: apps/server/dist/main.js and the CLIs (seed-cli.js, create-admin-cli.js,
+// backup-cli.js, restore-cli.js), ESM bundles of our code and of the workspace's @voltio/* packages (TypeScript sources, which plain Node can't
 // load); the packages in node_modules stay imports, resolved at run time as from the sources. A second or two.
 // main.ts's dynamic imports become chunks next to the entries (splitting): a refused configuration still exits
 // before the app and its packages load. Every file stays directly in dist/, one level below apps/server as
@@ -62,6 +62,8 @@ const result = await build({
     main: "src/main.ts",
     "seed-cli": "src/db/seed-cli.ts",
     "create-admin-cli": "src/db/create-admin-cli.ts",
+    "backup-cli": "src/db/backup-cli.ts",
+    "restore-cli": "src/db/restore-cli.ts",
   },
   outdir,
   bundle: true,

@@ -20,8 +20,13 @@ async function main() {
       import("./db/seed/demo-store"),
       import("./modules/stats/service"),
     ]);
+  // Embedded: `npm run backup` asks this process for a copy of its database (answered from before the lock).
+  const backups = config.databaseUrl
+    ? undefined
+    : (await import("./db/backup/embedded")).answerBackupRequests(config.dataDir);
   // Embedded: the data directory stays locked to this process until it ends.
   const database = await openDatabase(databaseTarget(config));
+  backups?.serve(database.db);
   let app: App | undefined;
   try {
     try {

@@ -34,7 +34,9 @@ const builds = {
   },
   server: {
     name: "server",
-    outputs: ["main.js", "seed-cli.js", "create-admin-cli.js"].map((file) => join(SERVER_DIST, file)),
+    outputs: ["main.js", "seed-cli.js", "create-admin-cli.js", "backup-cli.js", "restore-cli.js"].map(
+      (file) => join(SERVER_DIST, file),
+    ),
     sources: [
       join(serverDir, "src"),
       join(serverDir, "build.mjs"),

@@ -45,7 +45,7 @@ export interface Run {
  * server's build (`await builtServer()` first, in beforeAll), as `npm run serve`, `seed` and `create-admin` run.
  */
 export function run(
-  script: "main" | "seed-cli" | "create-admin-cli",
+  script: "main" | "seed-cli" | "create-admin-cli" | "backup-cli" | "restore-cli",
   env: Record<string, string>,
   args: string[] = [],
 ): Run {

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { StartupError } from "../startup";
@@ -43,7 +43,7 @@ export async function acquireDataDirLock(databaseDir: string): Promise<DataDirLo
   const lockDir = `${databaseDir}.lock`;
   mkdirSync(lockDir, { recursive: true });
   const me = ownIdentity();
-  const name = `${me.pid}-${me.start}-${me.bootId}@${me.host}`;
+  const name = ownClaimName();
   const pending = join(lockDir, `${name}.pending`);
   const held = join(lockDir, `${name}.held`);
   const details: ClaimDetails = { command: commandName(), since: new Date().toISOString() };
@@ -72,6 +72,33 @@ export async function acquireDataDirLock(databaseDir: string): Promise<DataDirLo
     if (holder || attempt === RETRIES) throw lockedError(databaseDir, lockDir, holder ?? live[0]!, me);
     // Only claims of processes starting right now: they may be stepping back too.
     await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 90));
+  }
+}
+
+/** This process as the lock names it: `npm run backup` finds a holder that answers backup requests by it. */
+export function ownClaimName(): string {
+  const me = ownIdentity();
+  return `${me.pid}-${me.start}-${me.bootId}@${me.host}`;
+}
+
+/** The live process on this machine holding the database's lock, if any. */
+export function dataDirHolder(
+  databaseDir: string,
+): { pid: number; name: string; command?: string } | undefined {
+  const lockDir = `${databaseDir}.lock`;
+  if (!existsSync(lockDir)) return undefined;
+  const me = ownIdentity();
+  const holder = readClaims(lockDir).find((claim) => claim.state === "held" && isAlive(claim, me));
+  if (!holder || holder.host !== me.host) return undefined;
+  const { command } = claimDetails(lockDir, holder);
+  return { pid: holder.pid, name: holder.file.replace(/\.held$/, ""), command };
+}
+
+function claimDetails(lockDir: string, claim: Claim): ClaimDetails {
+  try {
+    return JSON.parse(readFileSync(join(lockDir, claim.file), "utf8")) as ClaimDetails;
+  } catch {
+    return {}; // withdrawn meanwhile, or not written yet
   }
 }
 
@@ -137,17 +164,14 @@ function commandName(): string {
   const script = basename(process.argv[1] ?? "node");
   if (script.startsWith("seed-cli")) return "npm run seed";
   if (script.startsWith("create-admin-cli")) return "npm run create-admin";
+  if (script.startsWith("backup-cli")) return "npm run backup";
+  if (script.startsWith("restore-cli")) return "npm run restore";
   if (script.startsWith("main")) return "the Voltio server";
   return script;
 }
 
 function lockedError(databaseDir: string, lockDir: string, holder: Claim, me: { host: string }) {
-  let details: ClaimDetails = {};
-  try {
-    details = JSON.parse(readFileSync(join(lockDir, holder.file), "utf8")) as ClaimDetails;
-  } catch {
-    // withdrawn meanwhile, or not written yet
-  }
+  const details = claimDetails(lockDir, holder);
   const who = [
     details.command ?? "a Voltio process",
     `pid ${holder.pid}`,

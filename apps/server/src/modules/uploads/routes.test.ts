@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
+import { multipart } from "../../../test/multipart";
 import { detectImageType } from "./service";
 import { uploadsDir } from "./storage";
 
@@ -28,19 +29,6 @@ const SAMPLES = {
     Buffer.alloc(8),
   ]),
 };
-
-function multipart(file: Buffer, filename: string, contentType: string, field = "file") {
-  const boundary = "----voltio-test-boundary";
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
-        `Content-Type: ${contentType}\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload: body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
 
 let t: TestContext;
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
+import { multipart } from "../../../test/multipart";
 
 /**
  * Pictures in an S3-compatible bucket (issue 22 point 7), against a local stand-in that speaks S3's protocol
@@ -52,19 +53,12 @@ async function appWith(env: Record<string, string> = {}) {
 }
 
 async function upload(t: TestContext) {
-  const boundary = "----voltio-s3-boundary";
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    PNG,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const form = multipart(PNG, "p.png", "image/png");
   const reply = await t.app.inject({
     method: "POST",
     url: "/api/uploads",
-    payload,
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}`, ...(await t.bearer(2)) },
+    payload: form.payload,
+    headers: { ...form.headers, ...(await t.bearer(2)) },
   });
   expect(reply.statusCode, reply.body).toBe(201);
   return reply.json<{ secure_url: string }>().secure_url;
