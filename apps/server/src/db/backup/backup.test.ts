@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
@@ -20,6 +22,7 @@ import {
   freePort,
   refusal,
   removeTempDirs,
+  repoRoot,
   run,
   startServer,
   stop,
@@ -64,6 +67,8 @@ async function serverOn(store: Store): Promise<{ server: Run; url: string }> {
     PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
     // No background round may change the rows compared between the backup and the server's stop.
     PAYMENTS_POLL_MS: "0",
+    // The shoppers registering through the backup all come from this address.
+    RATE_LIMIT_AUTH_PER_IP: "1000000",
   });
   await server.ready;
   const url = `http://127.0.0.1:${port}`;
@@ -202,7 +207,24 @@ async function roundTrip(source: Store, target: Store, backups: string) {
   let restored: Awaited<ReturnType<typeof serverOn>> | undefined;
   try {
     const made = await populate(original.url);
-    const backup = await backupOf(source, backups);
+    // Shoppers register all through the backup: the copy is of one moment among their writes.
+    let backingUp = true;
+    const registering = (async () => {
+      let registered = 0;
+      while (backingUp) {
+        const email = `during-${++registered}-${randomBytes(3).toString("hex")}@voltio.test`;
+        const reply = await api(original.url, "/api/user", {
+          json: { firstName: "During", lastName: "Backup", email, password: "long-enough-1" },
+        });
+        expect(reply.status).toBe(201);
+      }
+      return registered;
+    })();
+    const [backup, registered] = await Promise.all([
+      backupOf(source, backups).finally(() => (backingUp = false)),
+      registering,
+    ]);
+    expect(registered).toBeGreaterThan(0);
 
     // Made after the backup: the restored store must not have it.
     const late = { email: `late-${randomBytes(4).toString("hex")}@voltio.test`, password: "long-enough-1" };
@@ -221,9 +243,14 @@ async function roundTrip(source: Store, target: Store, backups: string) {
 
     const before = await rowsOf(source);
     const after = await rowsOf(target);
-    const lateUser = (row: unknown) => (row as { email: string }).email === late.email;
-    expect(before.users!.some(lateUser)).toBe(true);
-    expect(after).toEqual({ ...before, users: before.users!.filter((row) => !lateUser(row)) });
+    const email = (row: unknown) => (row as { email: string }).email;
+    expect(before.users!.map(email)).toContain(late.email);
+    expect(after.users!.map(email)).not.toContain(late.email);
+    // Every user the copy has is whole and as the store kept it; those it lacks came during or after it.
+    const copied = new Set(after.users!.map(email));
+    expect(after).toEqual({ ...before, users: before.users!.filter((row) => copied.has(email(row))) });
+    for (const missing of before.users!.map(email).filter((address) => !copied.has(address)))
+      expect(missing).toMatch(/^(during|late)-/);
     expect(after.products!.length).toBeGreaterThan(50);
     expect(after.orders!.length).toBeGreaterThan(0);
     expect(after.payments!.length).toBeGreaterThan(0);
@@ -283,6 +310,35 @@ describe.skipIf(onPostgres)(
       const second = await backupOf(store, backups, ["--keep", "1"]);
       expect(readdirSync(backups)).toEqual([second.slice(backups.length + 1)]);
       expect(first).not.toBe(second);
+    });
+
+    it("never signals a process that holds the database without taking backups: one line says so", async () => {
+      const store = { dataDir: copyDataDir(template) };
+      // As `npm run seed` or a server of an older release: SIGUSR2 would end it.
+      const lockModule = join(repoRoot, "apps/server/src/db/data-dir-lock.ts");
+      const holder = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "--input-type=module",
+          "-e",
+          `const { acquireDataDirLock } = await import(${JSON.stringify(lockModule)});
+         await acquireDataDirLock(${JSON.stringify(join(store.dataDir, "pglite"))});
+         console.log("held");
+         process.stdin.resume().once("end", () => process.exit(0));`,
+        ],
+        { cwd: repoRoot, stdio: ["pipe", "pipe", "inherit"] },
+      );
+      try {
+        await once(holder.stdout, "data");
+        const line = await refusal(run("backup-cli", envOf(store)));
+        expect(line).toMatch(/is in use by .*\(pid \d+\), which doesn't take backups/);
+        expect(holder.exitCode).toBeNull();
+      } finally {
+        holder.stdin.end();
+        await once(holder, "close");
+      }
     });
 
     it("refuses a DATA_DIR that holds a store unless --force, which replaces it", async () => {
