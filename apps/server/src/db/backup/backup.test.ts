@@ -312,6 +312,13 @@ describe.skipIf(onPostgres)(
       expect(first).not.toBe(second);
     });
 
+    it("refuses a DATA_DIR that holds no database, naming the settings to check", async () => {
+      const line = await refusal(run("backup-cli", { DATA_DIR: tempDir("nothing") }));
+      expect(line).toMatch(
+        /holds no embedded database: nothing to back up\. Set DATA_DIR .* or DATABASE_URL/,
+      );
+    });
+
     it("never signals a process that holds the database without taking backups: one line says so", async () => {
       const store = { dataDir: copyDataDir(template) };
       // As `npm run seed` or a server of an older release: SIGUSR2 would end it.
