@@ -32,6 +32,7 @@ import { dumpPostgres, postgresTarget, restorePostgres } from "./postgres";
  */
 const BACKUP_NAME = /^voltio-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z$/;
 const JWT_SECRET_FILE = "jwt-secret";
+const UPLOADS = "uploads";
 
 export const defaultBackupsDir = (config: Pick<Config, "dataDir">) => join(config.dataDir, "backups");
 const kindOf = (config: Pick<Config, "databaseUrl">): Manifest["database"] =>
@@ -66,7 +67,7 @@ export async function takeBackup(
     // (a picture is written before its address is handed out), so none is missing; a later one is harmless.
     const uploads = config.uploadsS3
       ? null
-      : copyFiles(uploadsDir(config.dataDir), join(draft, "uploads")).length;
+      : copyFiles(uploadsDir(config.dataDir), join(draft, UPLOADS)).length;
     const secret = join(config.dataDir, JWT_SECRET_FILE);
     const jwtSecret = existsSync(secret);
     if (jwtSecret) copyFileSync(secret, join(draft, JWT_SECRET_FILE));
@@ -146,7 +147,10 @@ export async function restoreBackup(
       `${dir} was made by a newer Voltio: its database has ${manifest.migrations} migrations, this build ships ${shipped}. Restore it with that release or a later one.`,
     );
   const databaseFile = join(dir, manifest.includes.database);
-  const pictures = manifest.includes.uploads === null ? [] : filesIn(join(dir, "uploads"));
+  // The pictures the manifest lists (and readManifest checked), not whatever else is in the folder.
+  const pictures = Object.keys(manifest.files)
+    .filter((name) => name.startsWith(`${UPLOADS}/`))
+    .map((name) => name.slice(UPLOADS.length + 1));
   const targetUploads = uploadsDir(config.dataDir);
   const uploadsThere = filesIn(targetUploads).length;
 
@@ -221,7 +225,7 @@ function restoreFiles(backupDir: string, dataDir: string, pictures: string[], ma
     const restoring = `${target}.restoring`;
     rmSync(restoring, { recursive: true, force: true });
     mkdirSync(restoring, { recursive: true });
-    for (const name of pictures) copyFileSync(join(backupDir, "uploads", name), join(restoring, name));
+    for (const name of pictures) copyFileSync(join(backupDir, UPLOADS, name), join(restoring, name));
     rmSync(target, { recursive: true, force: true });
     renameSync(restoring, target);
   }

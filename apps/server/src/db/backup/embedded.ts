@@ -74,8 +74,9 @@ async function answerPending(dir: string, pglite: PGlite) {
     const id = REQUEST_ID.exec(name)?.[1];
     if (!id) {
       // Copies whose command was stopped before it took them, kept until it would have given up.
-      if (ANSWER_FILE.test(name) && statSync(join(dir, name)).mtimeMs < Date.now() - ANSWER_TIMEOUT_MS)
-        rmSync(join(dir, name), { force: true });
+      const modified =
+        ANSWER_FILE.test(name) && statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs;
+      if (modified && modified < Date.now() - ANSWER_TIMEOUT_MS) rmSync(join(dir, name), { force: true });
       continue;
     }
     const taking = join(dir, `${id}.taking`);
@@ -111,8 +112,13 @@ async function dumpDatabase(pglite: PGlite): Promise<{ dump: Buffer; migrations:
 
 /** Written under another name and renamed: a reader never sees half a file. */
 function writeAside(file: string, contents: Buffer | string) {
-  writeFileSync(`${file}.tmp`, contents, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
+  try {
+    writeFileSync(`${file}.tmp`, contents, { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+  } catch (error) {
+    rmSync(`${file}.tmp`, { force: true }); // a disk that filled up gets its space back
+    throw error;
+  }
 }
 
 /**
