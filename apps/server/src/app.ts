@@ -9,6 +9,7 @@ import { outboxDepth } from "./integrations/mail/outbox";
 import { startMailWorker } from "./integrations/mail/worker";
 import { handleError } from "./http/error-handler";
 import { finishHandlersOnClose } from "./http/in-flight";
+import { shedLoad } from "./http/load-shedding";
 import { refuseAmbiguousInput } from "./http/input-rules";
 import { sendSecurityHeaders } from "./http/security-headers";
 import { readCaller } from "./modules/auth/access-token";
@@ -117,6 +118,8 @@ export async function buildApp(
     scriptHashes: shell.scriptHashes,
     google: config.google.clientId ? ["https://accounts.google.com"] : [],
   });
+  // Before any hook that works for a request: an overloaded process refuses at once (issue 38 point 4).
+  const loadShedding = await shedLoad(app, config.loadShedding);
   refuseAmbiguousInput(app);
   const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);
   guardRoutes(app, identify);
@@ -143,6 +146,7 @@ export async function buildApp(
   const paymentProvider = await createPaymentProvider(config, db);
   const metrics = createMetrics({
     searchIndex: () => catalogCache.search.stats,
+    loadShedding,
     mailOutbox: () => outboxDepth(db),
     pool: () => {
       const client = (

@@ -161,6 +161,10 @@ export const environmentSchema = z.object({
   STOCK_HOLD_SECONDS: wholeNumber(10, 86_400, 900),
   /** How often the payments worker sends due refunds and re-checks open checkouts (0: never on a timer). */
   PAYMENTS_POLL_MS: wholeNumber(0, 3_600_000, 30_000),
+  /** Load shedding (http/load-shedding.ts): 503 + Retry-After while the event loop lags more than this (0: off). */
+  MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 200),
+  /** …or while the heap in use passes this share of V8's heap limit, in percent (0: off). */
+  MAX_HEAP_USED_PERCENT: wholeNumber(0, 100, 90),
   /** log2 of scrypt's N for new password hashes; under 15 only in tests (config.ts). */
   PASSWORD_HASH_COST: wholeNumber(10, 17, 15),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -7,6 +7,7 @@ import { StartupError } from "./startup";
 import { configurationSchema, type environmentSchema } from "./config-environment";
 import { DEFAULT_TRACKING_URL_TEMPLATES } from "@voltio/domain/purchase";
 import { PRODUCTION_PASSWORD_HASH_COST } from "./modules/auth/password";
+import type { LoadSheddingLimits } from "./http/load-shedding";
 
 export interface UploadsS3Config {
   bucket: string;
@@ -42,6 +43,8 @@ export interface Config {
   webConcurrency: number;
   shutdownDrainSeconds: number;
   paymentsPollMs: number;
+  /** Requests are refused with 503 past these (http/load-shedding.ts). */
+  loadShedding: LoadSheddingLimits;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
   webDist: string;
   /** Fastify's trustProxy: client IPs (rate limits) come from X-Forwarded-For only behind a known proxy. */
@@ -176,6 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Behind a balancer (PostgreSQL) it must see readiness fail before the port closes; alone, stop at once.
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0),
     paymentsPollMs: e.PAYMENTS_POLL_MS,
+    loadShedding: {
+      maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedPercent: e.MAX_HEAP_USED_PERCENT,
+    },
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? join(import.meta.dirname, "../../web/dist")),
     trustProxy:

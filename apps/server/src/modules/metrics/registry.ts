@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { FastifyInstance } from "fastify";
+import type { LoadSheddingState } from "../../http/load-shedding";
 
 /**
  * What an operator graphs and alerts on (issue 22 point 5), in Prometheus' text format: one registry per app
@@ -55,6 +56,8 @@ export function createMetrics(collect: {
   searchIndex: () => { products: number; lastBuildSeconds: number; lastUpdateSeconds: number };
   mailOutbox: () => Promise<{ status: string; count: number }[]>;
   pool: () => { total: number; idle: number; waiting: number } | null;
+  /** Requests refused with 503 because the process was overloaded, and the event loop's delay (http/load-shedding.ts). */
+  loadShedding: () => LoadSheddingState;
 }): StoreMetrics {
   const registry = new Registry();
   new Gauge({
@@ -65,6 +68,39 @@ export function createMetrics(collect: {
     collect() {
       this.reset();
       this.set({ build: process.env.NODE_ENV === "production" ? "production" : "development" }, 1);
+    },
+  });
+  new Counter({
+    name: "voltio_requests_shed_total",
+    help: "Requests refused with 503 and Retry-After because this process was overloaded: reason event_loop_delay or heap",
+    labelNames: ["reason"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(collect.loadShedding().shed)) this.inc({ reason }, count);
+    },
+  });
+  new Gauge({
+    name: "voltio_event_loop_delay_seconds",
+    help: "Mean delay of this process's event loop over the last half second, as load shedding compares it with MAX_EVENT_LOOP_DELAY_MS (0 while that is 0)",
+    registers: [registry],
+    collect() {
+      const delayMs = collect.loadShedding().eventLoopDelayMs;
+      if (delayMs !== undefined) this.set(delayMs / 1000);
+    },
+  });
+  new Gauge({
+    name: "voltio_process_memory_bytes",
+    help: "This process's memory: resident (rss), V8's heap (heap_total, heap_used), and outside it (external, array_buffers)",
+    labelNames: ["kind"],
+    registers: [registry],
+    collect() {
+      const usage = process.memoryUsage();
+      this.set({ kind: "rss" }, usage.rss);
+      this.set({ kind: "heap_total" }, usage.heapTotal);
+      this.set({ kind: "heap_used" }, usage.heapUsed);
+      this.set({ kind: "external" }, usage.external);
+      this.set({ kind: "array_buffers" }, usage.arrayBuffers);
     },
   });
   new Gauge({

@@ -1,0 +1,123 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestApp, type TestContext } from "../../test/app";
+import { loadConfig } from "../config";
+import { LOAD_SHED_RETRY_AFTER_SECONDS } from "./load-shedding";
+
+const TOKEN = "metrics-token-for-the-tests-0123";
+
+let t: TestContext | undefined;
+let stopHog: (() => void) | undefined;
+afterEach(async () => {
+  stopHog?.();
+  stopHog = undefined;
+  await t?.close();
+  t = undefined;
+});
+
+/**
+ * A CPU-busy handler in this process (the app's own): every timer turn holds the event loop for 30 ms, as a
+ * burst of expensive requests would, so the loop's delay stays far past a 1 ms limit for as long as it runs.
+ */
+function hogTheEventLoop(): () => void {
+  const timer = setInterval(() => {
+    const until = performance.now() + 30;
+    while (performance.now() < until);
+  }, 1);
+  return () => clearInterval(timer);
+}
+
+/** Waits for the plugin's own sampler (every LOAD_SHED_SAMPLE_MS) to see the pressure come or go. */
+async function until(condition: () => boolean) {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+const scrape = async (app: TestContext["app"]) =>
+  (await app.inject({ url: "/api/metrics", headers: { authorization: `Bearer ${TOKEN}` } })).body;
+const metric = (text: string, series: string) =>
+  Number(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+const shedCount = async (app: TestContext["app"], reason: string) =>
+  metric(await scrape(app), `voltio_requests_shed_total{reason="${reason}"}`);
+
+describe("load shedding", () => {
+  it("answers 503 with Retry-After while the event loop lags, and health and metrics still answer", async () => {
+    t = await createTestApp({ env: { MAX_EVENT_LOOP_DELAY_MS: "1", METRICS_TOKEN: TOKEN } });
+    const { app } = t;
+    // Readiness needs the search index: built before the pressure.
+    expect((await app.inject({ url: "/api/products?search=laptop" })).statusCode).toBe(200);
+    expect(await shedCount(app, "event_loop_delay")).toBe(0);
+
+    stopHog = hogTheEventLoop();
+    await until(() => app.isUnderPressure());
+    const refused = await app.inject({ url: "/api/products" });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers["retry-after"]).toBe(String(LOAD_SHED_RETRY_AFTER_SECONDS));
+    // The API's error shape, with the API's security headers.
+    expect(refused.json()).toEqual({ error: "The store is busy: try again in a few seconds" });
+    expect(refused.headers["x-content-type-options"]).toBe("nosniff");
+    // Before the route guard: a signed-in route is refused without reading its caller.
+    const mine = await app.inject({ url: "/api/user", headers: await t.bearer(2) });
+    expect(mine.statusCode).toBe(503);
+
+    expect((await app.inject({ url: "/api/health/live" })).statusCode).toBe(200);
+    const ready = await app.inject({ url: "/api/health/ready" });
+    expect(ready.statusCode, ready.body).toBe(200);
+    expect(app.isUnderPressure()).toBe(true);
+    expect(await shedCount(app, "event_loop_delay")).toBe(2);
+    expect(metric(await scrape(app), "voltio_event_loop_delay_seconds")).toBeGreaterThan(0.001);
+
+    stopHog();
+    await until(() => !app.isUnderPressure());
+    expect((await app.inject({ url: "/api/products" })).statusCode).toBe(200);
+  });
+
+  it("answers 503 while the heap in use passes its share of V8's limit", async () => {
+    t = await createTestApp({
+      env: { MAX_EVENT_LOOP_DELAY_MS: "0", MAX_HEAP_USED_PERCENT: "1", METRICS_TOKEN: TOKEN },
+    });
+    const { app } = t;
+    // 1% of the heap limit is ~41 MB with Node's default limit; 48 MB of doubles kept alive pass it.
+    const ballast = Array.from({ length: 6_000_000 }, (_, i) => i + 0.5);
+    await until(() => app.isUnderPressure());
+    const refused = await app.inject({ url: "/api/products/1" });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers["retry-after"]).toBe(String(LOAD_SHED_RETRY_AFTER_SECONDS));
+    expect((await app.inject({ url: "/api/health/live" })).statusCode).toBe(200);
+    expect(await shedCount(app, "heap")).toBe(1);
+    expect(ballast.length).toBe(6_000_000);
+  });
+
+  it("is off with both limits at 0: a lagging event loop refuses nothing", async () => {
+    t = await createTestApp({
+      env: { MAX_EVENT_LOOP_DELAY_MS: "0", MAX_HEAP_USED_PERCENT: "0", METRICS_TOKEN: TOKEN },
+    });
+    stopHog = hogTheEventLoop();
+    expect(t.app.hasDecorator("isUnderPressure")).toBe(false);
+    expect((await t.app.inject({ url: "/api/products" })).statusCode).toBe(200);
+    expect(await shedCount(t.app, "event_loop_delay")).toBe(0);
+  });
+});
+
+describe("load shedding settings", () => {
+  const env = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-shedding-")),
+    JWT_SECRET: "x".repeat(40),
+  };
+  it("default to 200 ms of event-loop delay and 90% of the heap limit", () => {
+    expect(loadConfig(env).loadShedding).toEqual({ maxEventLoopDelayMs: 200, maxHeapUsedPercent: 90 });
+    expect(
+      loadConfig({ ...env, MAX_EVENT_LOOP_DELAY_MS: "0", MAX_HEAP_USED_PERCENT: "0" }).loadShedding,
+    ).toEqual({ maxEventLoopDelayMs: 0, maxHeapUsedPercent: 0 });
+  });
+
+  it.for([
+    ["MAX_EVENT_LOOP_DELAY_MS", "-1", 'MAX_EVENT_LOOP_DELAY_MS="-1" must be a whole number from 0 to 60000'],
+    ["MAX_EVENT_LOOP_DELAY_MS", "0.5", 'MAX_EVENT_LOOP_DELAY_MS="0.5" must be a whole number'],
+    ["MAX_HEAP_USED_PERCENT", "101", 'MAX_HEAP_USED_PERCENT="101" must be a whole number from 0 to 100'],
+    ["MAX_HEAP_USED_PERCENT", "90%", 'MAX_HEAP_USED_PERCENT="90%" must be a whole number from 0 to 100'],
+  ])("refuses %s=%s, saying why", ([name, value, says]) => {
+    expect(() => loadConfig({ ...env, [name!]: value })).toThrow(says);
+  });
+});
