@@ -312,6 +312,20 @@ describe.skipIf(onPostgres)(
       expect(first).not.toBe(second);
     });
 
+    it("leaves pictures kept in a bucket to the bucket, and says so", async () => {
+      const store = { dataDir: copyDataDir(template) };
+      const backup = run("backup-cli", { ...envOf(store), UPLOADS_S3_BUCKET: "voltio-pictures" }, [
+        "--to",
+        tempDir("backups"),
+      ]);
+      expect(await backup.exited, backup.stderr()).toBe(0);
+      expect(backup.stdout()).toContain("The pictures are in the bucket voltio-pictures, not in this backup");
+      const dir = /to (\S+)$/m.exec(backup.stdout())![1]!;
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { includes: object };
+      expect(manifest.includes).toMatchObject({ uploads: null });
+      expect(readdirSync(dir)).not.toContain("uploads");
+    });
+
     it("refuses a DATA_DIR that holds no database, naming the settings to check", async () => {
       const line = await refusal(run("backup-cli", { DATA_DIR: tempDir("nothing") }));
       expect(line).toMatch(

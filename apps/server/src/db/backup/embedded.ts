@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
-  copyFileSync,
+  createReadStream,
+  createWriteStream,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -11,7 +12,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createGzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Db } from "../client";
@@ -28,12 +32,12 @@ export const backupRequestsDir = (dataDir: string) => join(dataDir, "backup-requ
 export const databaseDirOf = (dataDir: string) => join(dataDir, "pglite");
 
 const REQUEST_ID = /^([0-9a-f]{32})\.request$/;
-const ANSWER_FILE = /^[0-9a-f]{32}\.(tar\.gz|answer)(\.tmp)?$/;
+const ANSWER_FILE = /^[0-9a-f]{32}\.(tar|answer)(\.tmp)?$/;
 /** A request is given up when the server hasn't answered within this long (a dump of a few GB takes a minute). */
 const ANSWER_TIMEOUT_MS = 15 * 60_000;
 
 export interface EmbeddedDump {
-  /** The data directory as PGlite's dumpDataDir() writes it (a gzipped tar). */
+  /** The data directory as a gzipped tar (PGlite's dumpDataDir(), compressed outside the server's pause). */
   file: string;
   migrations: number;
 }
@@ -88,7 +92,7 @@ async function answerPending(dir: string, pglite: PGlite) {
     let answer: object;
     try {
       const { dump, migrations } = await dumpDatabase(pglite);
-      writeAside(join(dir, `${id}.tar.gz`), dump);
+      writeAside(join(dir, `${id}.tar`), dump);
       answer = { ok: true, migrations };
     } catch (error) {
       answer = { ok: false, error: (error as Error).message };
@@ -101,11 +105,12 @@ async function answerPending(dir: string, pglite: PGlite) {
 /**
  * A copy of the whole data directory as of one moment. Inside a transaction of its own, which holds PGlite's
  * transaction lock: no other transaction is half-way while the files are read, and no query runs meanwhile.
+ * Uncompressed: the pause is ~0.1 s for the demo store's 43 MB, where gzip here took over a second.
  */
 async function dumpDatabase(pglite: PGlite): Promise<{ dump: Buffer; migrations: number }> {
   return pglite.transaction(async (tx) => {
     const migrations = await appliedMigrations(tx);
-    const blob = await pglite.dumpDataDir("gzip");
+    const blob = await pglite.dumpDataDir("none");
     return { dump: Buffer.from(await blob.arrayBuffer()), migrations };
   });
 }
@@ -149,7 +154,7 @@ export async function dumpEmbedded(dataDir: string, into: string): Promise<Embed
       const pglite = await PGlite.create({ dataDir: databaseDir, extensions: { pg_trgm } });
       try {
         const { dump, migrations } = await dumpDatabase(pglite);
-        writeFileSync(into, dump, { mode: 0o600 });
+        await pipeline(Readable.from([dump]), createGzip(), createWriteStream(into, { mode: 0o600 }));
         return { file: into, migrations };
       } finally {
         await pglite.close();
@@ -174,7 +179,7 @@ async function askServer(
   const id = randomBytes(16).toString("hex");
   const files = {
     request: join(dir, `${id}.request`),
-    dump: join(dir, `${id}.tar.gz`),
+    dump: join(dir, `${id}.tar`),
     answer: join(dir, `${id}.answer`),
   };
   writeFileSync(files.request, JSON.stringify({ requestedAt: new Date().toISOString() }), { mode: 0o600 });
@@ -196,21 +201,10 @@ async function askServer(
       throw new BackupError(
         `The server (pid ${holder.pid}) couldn't copy its database: ${answer.error}. Look at its log and disk space, then try again.`,
       );
-    moveFile(files.dump, into);
+    await pipeline(createReadStream(files.dump), createGzip(), createWriteStream(into, { mode: 0o600 }));
     return { file: into, migrations: answer.migrations };
   } finally {
     for (const file of Object.values(files)) rmSync(file, { force: true });
-  }
-}
-
-/** A rename, or a copy where the two are on different file systems. */
-export function moveFile(from: string, to: string) {
-  try {
-    renameSync(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-    copyFileSync(from, to);
-    rmSync(from);
   }
 }
 
