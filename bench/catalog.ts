@@ -20,12 +20,19 @@
 import { cpSync, rmSync } from "node:fs";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
-import { sql } from "drizzle-orm";
-import type { Database } from "../apps/server/src/db/client";
 import { replaceSection } from "./report";
 import { benchmarkEdits, type EditsResult } from "./search-edits";
 import { startBenchServer, type BenchServer } from "./server";
-import { freshDemoDatabase, freshDemoDataDir, knob, median, reportWanted, serverEnv } from "./setup";
+import {
+  BROAD_WORD,
+  freshDemoDatabase,
+  freshDemoDataDir,
+  generateProducts,
+  knob,
+  median,
+  reportWanted,
+  serverEnv,
+} from "./setup";
 
 const PRODUCTS = knob("BENCH_PRODUCTS", 100_000, 59);
 const DURATION = knob("BENCH_SECONDS", 5, 1);
@@ -41,9 +48,6 @@ if (DATABASES.some((kind) => kind !== "pglite" && kind !== "postgres")) {
   console.error(`BENCH_DATABASES=${process.env.BENCH_DATABASES} must list pglite and/or postgres`);
   process.exit(2);
 }
-
-/** The word of the broad search: 31 of the 59 demo products have it, so about half the generated ones. */
-const BROAD_WORD = "usb";
 
 /** `floor`: the floor server answers it too (listings only: it has no search). */
 const scenarios = [
@@ -65,36 +69,6 @@ const scenarios = [
     floor: false,
   },
 ];
-
-/** Generated products are variations of the 59 demo ones (real titles, words and category mixes). */
-async function generateProducts(database: Database): Promise<void> {
-  const started = Date.now();
-  const { db } = database;
-  await db.execute(sql`
-    insert into products (title, name, price_cents, shipping_cost_cents, stock, description)
-    select t.title || ' ' || g, t.name || ' v' || g, greatest(100, (t.price_cents * (0.5 + (g % 97) / 97.0))::int),
-           case when g % 7 = 0 then 0 else t.shipping_cost_cents end, case when g % 50 = 0 then 0 else 1 + g % 100 end,
-           t.description
-    from generate_series(1, ${PRODUCTS - 59}::int) g join products t on t.id = 1 + g % 59`);
-  await db.execute(sql`
-    insert into product_images (product_id, url, alt_text, position)
-    select p.id, i.url, p.title, i.position from products p
-    join product_images i on i.product_id = 1 + (p.id - 60) % 59 and i.position < 2 where p.id > 59`);
-  await db.execute(sql`
-    insert into product_categories (product_id, category_id)
-    select p.id, c.category_id from products p join product_categories c on c.product_id = 1 + (p.id - 60) % 59
-    where p.id > 59`);
-  await db.execute(sql`vacuum analyze`);
-  const [counted] = (
-    (await db.execute(sql`
-      select count(*)::int as n,
-             count(*) filter (where title || ' ' || name || ' ' || description ~* ${`\\m${BROAD_WORD}\\M`})::int as broad
-      from products`)) as unknown as { rows: { n: number; broad: number }[] }
-  ).rows;
-  console.log(
-    `${database.kind}: ${counted!.n} products in ${((Date.now() - started) / 1000).toFixed(1)} s; '${BROAD_WORD}' is in ${((100 * counted!.broad) / counted!.n).toFixed(0)}% of them`,
-  );
-}
 
 interface Measurement {
   requestsPerSecond: number;
@@ -144,8 +118,8 @@ function medianMeasurement(measurements: Measurement[]): Measurement {
 async function benchmark(kind: "pglite" | "postgres"): Promise<{ rows: Row[]; edits?: EditsResult }> {
   const env: Record<string, string> =
     kind === "postgres"
-      ? { DATABASE_URL: await freshDemoDatabase("voltio_bench", generateProducts) }
-      : { DATA_DIR: await freshDemoDataDir("bench-catalog", generateProducts) };
+      ? { DATABASE_URL: await freshDemoDatabase("voltio_bench", generateProducts(PRODUCTS)) }
+      : { DATA_DIR: await freshDemoDataDir("bench-catalog", generateProducts(PRODUCTS)) };
   const voltioEnv = (cacheSeconds: number) => ({
     ...serverEnv(env.DATABASE_URL),
     ...env,

@@ -37,6 +37,8 @@ export interface BenchServer {
   /** http://127.0.0.1:<port> */
   base: string;
   pid: number;
+  /** performance.now() just before the process was started: cold-start times count from here. */
+  spawnedAt: number;
   /** Throws if the server is no longer running: a measurement taken meanwhile is worthless. */
   assertRunning(): void;
   stop(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startBenchServer(
   );
   const base = `http://127.0.0.1:${chosen}`;
   // The Node flags of `npm run serve`, for Voltio and the floor alike.
+  const spawnedAt = performance.now();
   const child = spawn(
     process.execPath,
     [...SERVE.flags, ...(options.entry ? ["--import", "tsx", options.entry] : [SERVE.entry])],
@@ -133,6 +136,7 @@ export async function startBenchServer(
     port: chosen,
     base,
     pid: child.pid!,
+    spawnedAt,
     assertRunning() {
       if (exit)
         throw new Error(`the server on port ${chosen} ended during the run (${exit}): ${stderr.trim()}`);

@@ -3,6 +3,7 @@
  */
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { openDatabase, type Database } from "../apps/server/src/db/client";
 import { seedDemoStore } from "../apps/server/src/db/seed/demo-store";
@@ -91,3 +92,42 @@ export const serverEnv = (databaseUrl?: string) => ({
   JWT_SECRET: "bench-secret-bench-secret-bench-secret-1234",
   DATABASE_POOL_SIZE: "10",
 });
+
+/** The word of the broad search: 31 of the 59 demo products have it, so about half the generated ones. */
+export const BROAD_WORD = "usb";
+
+/**
+ * A fill for freshDemoDatabase / freshDemoDataDir: the demo store grown to `products` products, each generated
+ * one a variation of a demo product (real titles, words and category mixes).
+ */
+export const generateProducts =
+  (products: number) =>
+  async (database: Database): Promise<void> => {
+    if (products <= 59) return;
+    const started = Date.now();
+    const { db } = database;
+    await db.execute(sql`
+    insert into products (title, name, price_cents, shipping_cost_cents, stock, description)
+    select t.title || ' ' || g, t.name || ' v' || g, greatest(100, (t.price_cents * (0.5 + (g % 97) / 97.0))::int),
+           case when g % 7 = 0 then 0 else t.shipping_cost_cents end, case when g % 50 = 0 then 0 else 1 + g % 100 end,
+           t.description
+    from generate_series(1, ${products - 59}::int) g join products t on t.id = 1 + g % 59`);
+    await db.execute(sql`
+    insert into product_images (product_id, url, alt_text, position)
+    select p.id, i.url, p.title, i.position from products p
+    join product_images i on i.product_id = 1 + (p.id - 60) % 59 and i.position < 2 where p.id > 59`);
+    await db.execute(sql`
+    insert into product_categories (product_id, category_id)
+    select p.id, c.category_id from products p join product_categories c on c.product_id = 1 + (p.id - 60) % 59
+    where p.id > 59`);
+    await db.execute(sql`vacuum analyze`);
+    const [counted] = (
+      (await db.execute(sql`
+      select count(*)::int as n,
+             count(*) filter (where title || ' ' || name || ' ' || description ~* ${`\\m${BROAD_WORD}\\M`})::int as broad
+      from products`)) as unknown as { rows: { n: number; broad: number }[] }
+    ).rows;
+    console.log(
+      `${database.kind}: ${counted!.n} products in ${((Date.now() - started) / 1000).toFixed(1)} s; '${BROAD_WORD}' is in ${((100 * counted!.broad) / counted!.n).toFixed(0)}% of them`,
+    );
+  };

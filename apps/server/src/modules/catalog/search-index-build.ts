@@ -5,6 +5,7 @@ import {
   readCategories,
   readLinks,
   type CategoryRow,
+  type FactsRow,
   type LinkRow,
   type ProductRow,
 } from "./search-index-rows";
@@ -28,23 +29,28 @@ export interface BuiltIndex {
 /** How often the build lets requests in while it tokenises (it runs in the request thread). */
 const BUILD_SLICE = 2_000;
 
-/** Reads the live catalogue and indexes its words; the rows read come back for the facts and categories. */
-export async function indexCatalogue(run: RawQuery): Promise<{
+/**
+ * Products read per statement. The build holds one batch's texts at a time: read whole, at 100k products, the
+ * texts took ~230 MB of heap and as much again of the driver's buffers, and the process kept most of that
+ * memory after the build (issue 38 point 6).
+ */
+const READ_BATCH = 5_000;
+
+/**
+ * Reads the live catalogue and indexes its words; each product's facts and the categories come back too.
+ * Batches are separate statements, not one snapshot: a product written meanwhile is in the changes the live
+ * index applies after the build (live-search-index.ts), as any write during a one-statement read was.
+ */
+export async function indexCatalogue(
+  run: RawQuery,
+  readBatch = READ_BATCH,
+): Promise<{
   built: BuiltIndex;
-  products: ProductRow[];
+  products: FactsRow[];
   categories: CategoryRow[];
   links: LinkRow[];
 }> {
-  const [texts, categories, links] = await Promise.all([
-    run<ProductRow>(
-      "search_index_products",
-      `select id, title, name, description, ${FACTS_COLUMNS}
-     from products where deleted_at is null order by id`,
-      [],
-    ),
-    readCategories(run),
-    readLinks(run),
-  ]);
+  const [categories, links] = await Promise.all([readCategories(run), readLinks(run)]);
   const wordNumbers = new Map<string, number>();
   const vocabulary: string[] = [];
   const number = (word: string) => {
@@ -56,20 +62,37 @@ export async function indexCatalogue(run: RawQuery): Promise<{
     }
     return found;
   };
-  // Pass 1: each product's words with their places, and how many products have each word.
+  // Pass 1, batch by batch in id order: each product's words with their places, and how many products have
+  // each word.
+  const ids: number[] = [];
+  const facts: FactsRow[] = [];
   const productWords: Int32Array[] = [];
   const counts: number[] = [];
-  for (let position = 0; position < texts.length; position++) {
-    if (position % BUILD_SLICE === BUILD_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
-    const places = placesOf(texts[position]!, number);
-    const packed = new Int32Array(places.size * 2);
-    let i = 0;
-    for (const [n, place] of places) {
-      packed[i++] = n;
-      packed[i++] = place;
-      counts[n] = (counts[n] ?? 0) + 1;
+  for (let after = 0; ;) {
+    const batch = await run<ProductRow>(
+      "search_index_products",
+      `select id, title, name, description, ${FACTS_COLUMNS}
+     from products where deleted_at is null and id > $1 order by id limit $2`,
+      [after, readBatch],
+    );
+    for (let i = 0; i < batch.length; i++) {
+      if (i % BUILD_SLICE === BUILD_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
+      const row = batch[i]!;
+      const places = placesOf(row, number);
+      const packed = new Int32Array(places.size * 2);
+      let j = 0;
+      for (const [n, place] of places) {
+        packed[j++] = n;
+        packed[j++] = place;
+        counts[n] = (counts[n] ?? 0) + 1;
+      }
+      productWords.push(packed);
+      ids.push(row.id);
+      const { id, priceCents, shippingCostCents, stock, ratingSum, ratingCount } = row;
+      facts.push({ id, priceCents, shippingCostCents, stock, ratingSum, ratingCount });
     }
-    productWords.push(packed);
+    if (batch.length < readBatch) break;
+    after = batch[batch.length - 1]!.id;
   }
   // Pass 2: the postings, word after word, each in position (so id) order.
   const starts = new Int32Array(vocabulary.length + 1);
@@ -100,7 +123,7 @@ export async function indexCatalogue(run: RawQuery): Promise<{
   const trigramWords = new Map([...trigramLists].map(([trigram, list]) => [trigram, Int32Array.from(list)]));
   return {
     built: {
-      ids: Int32Array.from(texts, (row) => row.id),
+      ids: Int32Array.from(ids),
       vocabulary,
       sortedWords,
       starts,
@@ -108,7 +131,7 @@ export async function indexCatalogue(run: RawQuery): Promise<{
       trigramWords,
       trigramCounts,
     },
-    products: texts,
+    products: facts,
     categories,
     links,
   };
