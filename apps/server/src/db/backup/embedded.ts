@@ -32,7 +32,7 @@ export const backupRequestsDir = (dataDir: string) => join(dataDir, "backup-requ
 export const databaseDirOf = (dataDir: string) => join(dataDir, "pglite");
 
 const REQUEST_ID = /^([0-9a-f]{32})\.request$/;
-const ANSWER_FILE = /^[0-9a-f]{32}\.(tar|answer)(\.tmp)?$/;
+const LEFT_BEHIND = /^[0-9a-f]{32}\.(tar|answer|taking)(\.tmp)?$/;
 /** A request is given up when the server hasn't answered within this long (a dump of a few GB takes a minute). */
 const ANSWER_TIMEOUT_MS = 15 * 60_000;
 
@@ -76,13 +76,14 @@ export function answerBackupRequests(dataDir: string): { serve(db: Db): void } {
 async function answerPending(dir: string, pglite: PGlite) {
   for (const name of readdirSync(dir)) {
     const id = REQUEST_ID.exec(name)?.[1];
-    if (!id) {
-      // Copies whose command was stopped before it took them, kept until it would have given up.
-      const modified =
-        ANSWER_FILE.test(name) && statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs;
-      if (modified && modified < Date.now() - ANSWER_TIMEOUT_MS) rmSync(join(dir, name), { force: true });
+    // Requests and copies of a command that was stopped, kept until it would have given up waiting.
+    const modified =
+      (id || LEFT_BEHIND.test(name)) && statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs;
+    if (modified && modified < Date.now() - ANSWER_TIMEOUT_MS) {
+      rmSync(join(dir, name), { force: true });
       continue;
     }
+    if (!id) continue;
     const taking = join(dir, `${id}.taking`);
     try {
       renameSync(join(dir, name), taking);
