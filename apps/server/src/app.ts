@@ -188,8 +188,16 @@ export async function buildApp(
   app.addHook("onClose", async () => {
     await stockAlerts.stop();
   });
-  // A hold's end writes nothing: each process drops its copies that counted it when it ends.
-  const holdExpiries = watchHoldExpiries({ db, onExpired: () => catalogCache.holdsChanged(), log: app.log });
+  // A hold's end writes nothing: each process drops its copies that counted it when it ends, and sends the
+  // back-in-stock requests its units answer.
+  const holdExpiries = watchHoldExpiries({
+    db,
+    onExpired: () => {
+      catalogCache.holdsChanged();
+      stockAlerts.notify();
+    },
+    log: app.log,
+  });
   app.addHook("onClose", () => holdExpiries.close());
   // Every process's writes (and SQL by hand): this process's copies of the catalogue follow within a second.
   const changes = await listenForChanges(db, config.databaseUrl, {
@@ -199,10 +207,13 @@ export async function buildApp(
       if (change.kind !== "categories" && change.kind !== "links" && change.kind !== "reference")
         stockAlerts.notify();
     },
+    // Also called when the connection is back after the database was away: the workers backing off go now.
     onMissed: () => {
       catalogCache.changed({ kind: "catalog" });
       holdExpiries.changed();
       stockAlerts.notify();
+      notifyMail();
+      paymentsWorker.notify();
     },
     log: app.log,
   });

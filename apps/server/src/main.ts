@@ -3,10 +3,12 @@ import type { App } from "./app";
 import { loadConfig } from "./config";
 import { setPasswordHashCost } from "./modules/auth/password";
 import { databaseTarget } from "./db/target";
+import { reportUnhandledRejections } from "./process-faults";
 import { exitWithStartupFailure, listenFailure, StartupError } from "./startup";
 
 /** `npm start`: configuration, migrations, the demo seed on first start, then the HTTP server. */
 async function main() {
+  reportUnhandledRejections();
   const config = loadConfig();
   if (config.webConcurrency > 1 && cluster.isPrimary) return supervise(config.webConcurrency);
   // React picks its build by NODE_ENV when the app first loads it: unset, every page would be rendered by
@@ -61,6 +63,7 @@ async function main() {
   }
 
   const running = app;
+  reportUnhandledRejections(app.log);
   const shutdown = async (signal: string) => {
     running.log.info(`${signal}: shutting down`);
     running.startDraining();

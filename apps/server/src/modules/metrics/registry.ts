@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { FastifyInstance } from "fastify";
 import type { LoadSheddingState } from "../../http/load-shedding";
+import { unhandledRejections } from "../../process-faults";
 
 /**
  * What an operator graphs and alerts on (issue 22 point 5), in Prometheus' text format: one registry per app
@@ -87,6 +88,15 @@ export function createMetrics(collect: {
     collect() {
       const delayMs = collect.loadShedding().eventLoopDelayMs;
       if (delayMs !== undefined) this.set(delayMs / 1000);
+    },
+  });
+  new Counter({
+    name: "voltio_unhandled_rejections_total",
+    help: "Promises this process rejected with nobody to handle it: each is a bug, logged with its stack",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(unhandledRejections());
     },
   });
   new Gauge({
