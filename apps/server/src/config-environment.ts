@@ -165,6 +165,8 @@ export const environmentSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 200),
   /** …or while the heap in use passes this share of V8's heap limit, in percent (0: off). */
   MAX_HEAP_USED_PERCENT: wholeNumber(0, 100, 90),
+  /** …or while this many requests are being answered at once (0: no limit). */
+  MAX_REQUESTS_IN_FLIGHT: wholeNumber(0, 100_000, 200),
   /** log2 of scrypt's N for new password hashes; under 15 only in tests (config.ts). */
   PASSWORD_HASH_COST: wholeNumber(10, 17, 15),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

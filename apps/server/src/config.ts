@@ -182,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loadShedding: {
       maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
       maxHeapUsedPercent: e.MAX_HEAP_USED_PERCENT,
+      maxRequestsInFlight: e.MAX_REQUESTS_IN_FLIGHT,
     },
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? join(import.meta.dirname, "../../web/dist")),

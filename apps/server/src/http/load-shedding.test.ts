@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../test/app";
 import { loadConfig } from "../config";
@@ -89,9 +90,42 @@ describe("load shedding", () => {
     expect(ballast.length).toBe(6_000_000);
   });
 
-  it("is off with both limits at 0: a lagging event loop refuses nothing", async () => {
+  it("answers 503 to a request past MAX_REQUESTS_IN_FLIGHT, until one in flight has finished", async () => {
     t = await createTestApp({
-      env: { MAX_EVENT_LOOP_DELAY_MS: "0", MAX_HEAP_USED_PERCENT: "0", METRICS_TOKEN: TOKEN },
+      env: { MAX_EVENT_LOOP_DELAY_MS: "0", MAX_REQUESTS_IN_FLIGHT: "1", METRICS_TOKEN: TOKEN },
+    });
+    const { app } = t;
+    // A request whose body is still coming is in flight: it got past the limit before its body was read.
+    const body = new PassThrough();
+    const slow = app.inject({
+      method: "POST",
+      url: "/api/user/token",
+      headers: { "content-type": "application/json" },
+      payload: body,
+    });
+    const inFlight = async () => metric(await scrape(app), "voltio_http_requests_in_flight");
+    while ((await inFlight()) !== 1);
+    const refused = await app.inject({ url: "/api/products/1" });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers["retry-after"]).toBe(String(LOAD_SHED_RETRY_AFTER_SECONDS));
+    expect(refused.json()).toEqual({ error: "The store is busy: try again in a few seconds" });
+    expect((await app.inject({ url: "/api/health/ready" })).statusCode).not.toBe(503);
+    expect(await shedCount(app, "in_flight")).toBe(1);
+
+    body.end(JSON.stringify({ token: "not-a-token" }));
+    expect((await slow).statusCode).toBeLessThan(500);
+    while ((await inFlight()) !== 0);
+    expect((await app.inject({ url: "/api/products/1" })).statusCode).toBe(200);
+  });
+
+  it("is off with every limit at 0: a lagging event loop refuses nothing", async () => {
+    t = await createTestApp({
+      env: {
+        MAX_EVENT_LOOP_DELAY_MS: "0",
+        MAX_HEAP_USED_PERCENT: "0",
+        MAX_REQUESTS_IN_FLIGHT: "0",
+        METRICS_TOKEN: TOKEN,
+      },
     });
     stopHog = hogTheEventLoop();
     expect(t.app.hasDecorator("isUnderPressure")).toBe(false);
@@ -105,11 +139,18 @@ describe("load shedding settings", () => {
     DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-shedding-")),
     JWT_SECRET: "x".repeat(40),
   };
-  it("default to 200 ms of event-loop delay and 90% of the heap limit", () => {
-    expect(loadConfig(env).loadShedding).toEqual({ maxEventLoopDelayMs: 200, maxHeapUsedPercent: 90 });
-    expect(
-      loadConfig({ ...env, MAX_EVENT_LOOP_DELAY_MS: "0", MAX_HEAP_USED_PERCENT: "0" }).loadShedding,
-    ).toEqual({ maxEventLoopDelayMs: 0, maxHeapUsedPercent: 0 });
+  it("default to 200 ms of event-loop delay, 90% of the heap limit and 200 requests in flight", () => {
+    expect(loadConfig(env).loadShedding).toEqual({
+      maxEventLoopDelayMs: 200,
+      maxHeapUsedPercent: 90,
+      maxRequestsInFlight: 200,
+    });
+    const off = { MAX_EVENT_LOOP_DELAY_MS: "0", MAX_HEAP_USED_PERCENT: "0", MAX_REQUESTS_IN_FLIGHT: "0" };
+    expect(loadConfig({ ...env, ...off }).loadShedding).toEqual({
+      maxEventLoopDelayMs: 0,
+      maxHeapUsedPercent: 0,
+      maxRequestsInFlight: 0,
+    });
   });
 
   it.for([
@@ -117,6 +158,11 @@ describe("load shedding settings", () => {
     ["MAX_EVENT_LOOP_DELAY_MS", "0.5", 'MAX_EVENT_LOOP_DELAY_MS="0.5" must be a whole number'],
     ["MAX_HEAP_USED_PERCENT", "101", 'MAX_HEAP_USED_PERCENT="101" must be a whole number from 0 to 100'],
     ["MAX_HEAP_USED_PERCENT", "90%", 'MAX_HEAP_USED_PERCENT="90%" must be a whole number from 0 to 100'],
+    [
+      "MAX_REQUESTS_IN_FLIGHT",
+      "lots",
+      'MAX_REQUESTS_IN_FLIGHT="lots" must be a whole number from 0 to 100000',
+    ],
   ])("refuses %s=%s, saying why", ([name, value, says]) => {
     expect(() => loadConfig({ ...env, [name!]: value })).toThrow(says);
   });

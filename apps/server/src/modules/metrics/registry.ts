@@ -73,7 +73,7 @@ export function createMetrics(collect: {
   });
   new Counter({
     name: "voltio_requests_shed_total",
-    help: "Requests refused with 503 and Retry-After because this process was overloaded: reason event_loop_delay or heap",
+    help: "Requests refused with 503 and Retry-After because this process was overloaded: reason event_loop_delay, heap or in_flight",
     labelNames: ["reason"],
     registers: [registry],
     collect() {
@@ -97,6 +97,14 @@ export function createMetrics(collect: {
     collect() {
       this.reset();
       this.inc(unhandledRejections());
+    },
+  });
+  new Gauge({
+    name: "voltio_http_requests_in_flight",
+    help: "Requests this process is answering now (health and metrics aside), as load shedding compares it with MAX_REQUESTS_IN_FLIGHT",
+    registers: [registry],
+    collect() {
+      this.set(collect.loadShedding().inFlight);
     },
   });
   new Gauge({
