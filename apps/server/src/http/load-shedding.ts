@@ -57,10 +57,17 @@ export async function shedLoad(
     shed[reason]++;
     return reply.code(503).header("retry-after", String(LOAD_SHED_RETRY_AFTER_SECONDS));
   };
-  const pressure = maxEventLoopDelayMs > 0 || maxHeapUsedPercent > 0;
-  if (pressure) {
+  if (maxEventLoopDelayMs > 0 || maxHeapUsedPercent > 0) {
+    // Starting lags the loop (loading the app, the page renderer, its first compilations): not an overload.
+    // The delay measured meanwhile counts for nothing until two samples after the app is ready.
+    let delayCountsFrom = Infinity;
+    app.addHook("onReady", async () => {
+      delayCountsFrom = performance.now() + 2 * LOAD_SHED_SAMPLE_MS;
+    });
     const handler = (request: FastifyRequest, reply: FastifyReply, type: string) => {
       if (NEVER_SHED.has(request.routeOptions.url ?? "")) return undefined;
+      if (type === underPressure.TYPE_EVENT_LOOP_DELAY && performance.now() < delayCountsFrom)
+        return undefined;
       refuse(type === underPressure.TYPE_HEAP_USED_BYTES ? "heap" : "event_loop_delay", reply);
       // Documented: a value other than a promise or nullish is sent as the reply, and the request goes no further.
       return BUSY;
