@@ -16,13 +16,20 @@ afterAll(() => database.close());
 describe("building the search index", () => {
   it("reads the catalogue a batch at a time into the same index as in one statement", async () => {
     const run = rawQuery(database.db);
-    const whole = await indexCatalogue(run, 1_000);
+    const whole = await indexCatalogue(run, { readBatch: 1_000 });
     expect(whole.built.ids).toHaveLength(58);
     expect(whole.built.ids).not.toContain(8);
-    for (const batch of [1, 7, 29, 58]) {
-      const batched = await indexCatalogue(run, batch);
-      expect(batched.built, `batches of ${batch}`).toEqual(whole.built);
+    for (const readBatch of [1, 7, 29, 58]) {
+      const batched = await indexCatalogue(run, { readBatch });
+      expect(batched.built, `batches of ${readBatch}`).toEqual(whole.built);
       expect(batched.products).toEqual(whole.products);
     }
+  });
+
+  it("grows its buffer of words as it reads, whatever it starts with", async () => {
+    const run = rawQuery(database.db);
+    const roomy = await indexCatalogue(run);
+    for (const pairsStart of [1, 2, 7])
+      expect((await indexCatalogue(run, { pairsStart, readBatch: 5 })).built).toEqual(roomy.built);
   });
 });

@@ -36,6 +36,9 @@ const BUILD_SLICE = 2_000;
  */
 const READ_BATCH = 5_000;
 
+/** Pass 1's buffer to start with, in entries (32 MB: the smallest the C allocator always maps apart). */
+const PAIRS_START = 8 * 1024 * 1024;
+
 /**
  * Reads the live catalogue and indexes its words; each product's facts and the categories come back too.
  * Batches are separate statements, not one snapshot: a product written meanwhile is in the changes the live
@@ -43,7 +46,7 @@ const READ_BATCH = 5_000;
  */
 export async function indexCatalogue(
   run: RawQuery,
-  readBatch = READ_BATCH,
+  { readBatch = READ_BATCH, pairsStart = PAIRS_START } = {},
 ): Promise<{
   built: BuiltIndex;
   products: FactsRow[];
@@ -66,7 +69,13 @@ export async function indexCatalogue(
   // each word.
   const ids: number[] = [];
   const facts: FactsRow[] = [];
-  const productWords: Int32Array[] = [];
+  // Every product's word numbers and places end to end, and where each product's ends. One buffer that
+  // doubles, not an array per product: 100k small arrays came from the C allocator among longer-lived memory,
+  // and the space they freed stayed in the process; 32 MB and more the system maps apart, only the pages
+  // written, and takes back once collected.
+  let pairs = new Int32Array(pairsStart);
+  let used = 0;
+  const ends: number[] = [];
   const counts: number[] = [];
   for (let after = 0; ;) {
     const batch = await run<ProductRow>(
@@ -79,14 +88,17 @@ export async function indexCatalogue(
       if (i % BUILD_SLICE === BUILD_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
       const row = batch[i]!;
       const places = placesOf(row, number);
-      const packed = new Int32Array(places.size * 2);
-      let j = 0;
+      while (used + places.size * 2 > pairs.length) {
+        const grown = new Int32Array(pairs.length * 2);
+        grown.set(pairs.subarray(0, used));
+        pairs = grown;
+      }
       for (const [n, place] of places) {
-        packed[j++] = n;
-        packed[j++] = place;
+        pairs[used++] = n;
+        pairs[used++] = place;
         counts[n] = (counts[n] ?? 0) + 1;
       }
-      productWords.push(packed);
+      ends.push(used);
       ids.push(row.id);
       const { id, priceCents, shippingCostCents, stock, ratingSum, ratingCount } = row;
       facts.push({ id, priceCents, shippingCostCents, stock, ratingSum, ratingCount });
@@ -99,9 +111,10 @@ export async function indexCatalogue(
   for (let n = 0; n < vocabulary.length; n++) starts[n + 1] = starts[n]! + (counts[n] ?? 0);
   const postings = new Int32Array(starts[vocabulary.length]!);
   const filled = starts.slice(0, vocabulary.length);
-  productWords.forEach((packed, position) => {
-    for (let i = 0; i < packed.length; i += 2)
-      postings[filled[packed[i]!]!++] = (position << 3) | packed[i + 1]!;
+  let from = 0;
+  ends.forEach((end, position) => {
+    for (let i = from; i < end; i += 2) postings[filled[pairs[i]!]!++] = (position << 3) | pairs[i + 1]!;
+    from = end;
   });
 
   const sortedWords = Int32Array.from(vocabulary.keys()).sort((a, b) =>
