@@ -72,10 +72,15 @@ const NOT_FOUND = "Order Not Found";
 /**
  * What a move does to the stock (SPEC.md §4; issue 13): a paid order holds its units, so cancelling it
  * gives them back and bringing a cancelled one (or one whose money arrived short) back to a paid status
- * takes them again. An order nobody paid for may only be cancelled.
+ * takes them again. An order nobody paid for (no checkout paid it) may only be cancelled, and stays so.
  */
-function stockMove(from: OrderStatus, flag: OrderFlag | null, to: AdminOrderStatus): "give" | "take" | null {
-  if (from === "pending" && to !== "cancelled") throw new Conflict("This order hasn't been paid");
+function stockMove(
+  from: OrderStatus,
+  flag: OrderFlag | null,
+  to: AdminOrderStatus,
+  paid: boolean,
+): "give" | "take" | null {
+  if ((from === "pending" || !paid) && to !== "cancelled") throw new Conflict("This order hasn't been paid");
   if (isPaidStatus(from)) return to === "cancelled" ? "give" : null;
   if (!isPaidStatus(to)) return null;
   // Its money went back to the buyer: sending the goods now would give them away.
@@ -240,7 +245,7 @@ export async function changeOrderStatus(
     // a shipped order given its tracking later is told again.
     if (line.status === to && sameTracking(line, tracking))
       return { reply: reply(to), stockMoved: false, mailed: false };
-    const move = stockMove(line.status, line.flag, to);
+    const move = stockMove(line.status, line.flag, to, line.checkoutId !== null);
     if (move) await moveStock(tx, new Map([[line.productId, line.amount]]), move);
     const refunding = move === "give" && (await refundCancelledPurchase(tx, line.checkoutId, line.paidCents));
     await tx
@@ -307,7 +312,7 @@ export async function changeBulkOrderStatus(
     const tracking = trackingAfter(bulk, change);
     if (bulk.status === to && sameTracking(bulk, tracking))
       return { reply, stockMoved: false, mailed: false };
-    const move = stockMove(bulk.status, bulk.flag, to);
+    const move = stockMove(bulk.status, bulk.flag, to, bulk.checkoutId !== null);
     const lines = await tx
       .select({
         id: orders.id,

@@ -460,10 +460,15 @@ describe("an admin changing an order's status", () => {
     expect((await shopperPurchases(me)).lines).toContainEqual(
       expect.objectContaining({ id, status: "cancelled" }),
     );
+    // Cancelled unpaid, it can't become a paid order either (found by the money model: goods with no money).
+    const reopened = await putOrder(admin, id, { status: "preparing" });
+    expect(reopened.statusCode).toBe(409);
+    expect(reopened.json().error).toBe("This order hasn't been paid");
 
     const bulk = await bulkOrder(me, [[productId, 1]], { paid: false });
     expect((await putBulk(admin, bulk.id, { status: "delivered" })).statusCode).toBe(409);
     expect((await putBulk(admin, bulk.id, { status: "cancelled" })).statusCode).toBe(200);
+    expect((await putBulk(admin, bulk.id, { status: "finished" })).statusCode).toBe(409);
     expect(await store.stockOf(productId)).toBe(10);
   });
 
