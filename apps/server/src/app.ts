@@ -39,6 +39,7 @@ import { stockAlertRoutes } from "./modules/stock-alerts/routes";
 import { STOCK_ALERT_SWEEP_MS, startStockAlertWorker } from "./modules/stock-alerts/worker";
 import { createPaymentProvider } from "./integrations/payments/providers";
 import { sandboxPageRoutes } from "./integrations/payments/sandbox-page";
+import { checkoutPayable } from "./modules/payments/checkout";
 import type { PaymentProvider } from "./integrations/payments/provider";
 import { startPaymentsWorker, type PaymentsWorker } from "./modules/payments/worker";
 import { uploadedFileRoutes, uploadRoutes } from "./modules/uploads/routes";
@@ -324,6 +325,7 @@ export async function buildApp(
         webhookUrl: sandboxNotifications ? `${config.publicUrl}/api/sandbox/webhook` : undefined,
         webhookSecret: config.payments.webhookSecret,
         retryDelaysMs: sandboxRetryDelaysMs,
+        payable: (tx, reference) => checkoutPayable(tx, reference, "sandbox"),
       }),
     );
   await app.register(illustrationRoutes());

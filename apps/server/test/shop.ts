@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { orderNumber } from "@voltio/domain/order-status";
-import { checkouts, mailOutbox, orders, products } from "../src/db/schema";
+import { checkouts, mailOutbox, orders, products, sandboxCharges } from "../src/db/schema";
+import { newId } from "../src/integrations/payments/sandbox";
+import { returnUrl } from "../src/integrations/payments/sandbox-page";
 import type { TestContext } from "./app";
 
 export type Headers = Record<string, string>;
@@ -100,6 +102,22 @@ export function shop(t: TestContext) {
       });
       expect(carded.statusCode, carded.body).toBe(303);
       return new URL(carded.headers.location as string);
+    },
+
+    /**
+     * A payment the provider takes whatever the store said (a hosted page the store can't stop in time, as
+     * Stripe's or Mercado Pago's): approved in the sandbox's books as its card page writes them, without the
+     * page's word with the store. The return address the page would send the shopper to.
+     */
+    async approvedAnyway(initPoint: string): Promise<URL> {
+      const chargeId = new URL(initPoint).pathname.split("/").pop()!;
+      const paymentId = newId("sbx_pay");
+      const [charge] = await t.database.db
+        .update(sandboxCharges)
+        .set({ status: "approved", paymentId, declineReason: null })
+        .where(eq(sandboxCharges.id, chargeId))
+        .returning();
+      return new URL(returnUrl(charge!, "approved", paymentId));
     },
 
     /**

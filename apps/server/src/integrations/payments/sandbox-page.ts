@@ -37,6 +37,8 @@ const TEXTS = {
     backToStore: "Back to the store",
     closed:
       "This payment was closed: its time to pay ran out, or a newer checkout replaced it. Nothing was charged.",
+    replaced:
+      "A newer payment, started in another tab or window, replaced this one. Nothing was charged: pay on the newer payment page, or go back to the checkout.",
     backToCheckout: "Back to the checkout",
     missing: "There is no such payment.",
   },
@@ -59,6 +61,8 @@ const TEXTS = {
     backToStore: "Volver a la tienda",
     closed:
       "Este pago se cerró: venció el plazo para pagarlo o lo reemplazó una compra más nueva. No se cobró nada.",
+    replaced:
+      "Un pago más nuevo, iniciado en otra pestaña o ventana, reemplazó a este. No se cobró nada: paga en la página de pago más nueva o vuelve a la compra.",
     backToCheckout: "Volver a la compra",
     missing: "No existe ese pago.",
   },
@@ -170,7 +174,7 @@ const sendPage = (reply: FastifyReply, status: number, html: string) =>
     .send(html);
 
 /** Where the card page sends the shopper after a decision: the store's return page, naming the payment. */
-function returnUrl(charge: SandboxCharge, outcome: ProviderPayment["status"], paymentId: string) {
+export function returnUrl(charge: SandboxCharge, outcome: ProviderPayment["status"], paymentId: string) {
   const target = new URL(outcome === "approved" ? charge.successUrl : charge.failureUrl);
   target.searchParams.set("payment_id", paymentId);
   target.searchParams.set("status", outcome);
@@ -207,11 +211,16 @@ function settledPage(reply: FastifyReply, charge: SandboxCharge, language: Langu
   return isClosed(charge) ? closedPage(reply, charge, language) : null;
 }
 
-const closedPage = (reply: FastifyReply, charge: SandboxCharge, language: Language) =>
+const closedPage = (
+  reply: FastifyReply,
+  charge: SandboxCharge,
+  language: Language,
+  why: "closed" | "replaced" = "closed",
+) =>
   sendPage(
     reply,
     410,
-    notice(language, [TEXTS[language].closed], {
+    notice(language, [TEXTS[language][why]], {
       href: `${new URL(charge.failureUrl).origin}/purchase`,
       text: TEXTS[language].backToCheckout,
     }),
@@ -229,7 +238,15 @@ export interface SandboxPageSettings {
   webhookUrl?: string;
   webhookSecret: string;
   retryDelaysMs?: readonly number[];
+  /**
+   * The store's word on the checkout a charge pays (its `reference`), asked under the store's lock in the
+   * transaction that records a card: "replaced" once a newer Pay replaced it (a card typed in an old tab),
+   * "closed" when it can't be paid any more otherwise. None: the sandbox's own books decide alone.
+   */
+  payable?: (tx: Db, reference: string) => Promise<StoreWord>;
 }
+
+export type StoreWord = "payable" | "replaced" | "closed";
 
 /** GET and POST /pay/sandbox/:id: the card page of a charge, and what the card decides. */
 export function sandboxPageRoutes({
@@ -237,6 +254,7 @@ export function sandboxPageRoutes({
   webhookUrl,
   webhookSecret,
   retryDelaysMs,
+  payable,
 }: SandboxPageSettings): FastifyPluginAsyncZod {
   return async (app) => {
     const notifier = webhookUrl
@@ -252,13 +270,29 @@ export function sandboxPageRoutes({
     );
     const findCharge = async (id: string) =>
       (await db.select().from(sandboxCharges).where(eq(sandboxCharges.id, id)))[0];
+    const storeWord = async (charge: SandboxCharge): Promise<StoreWord> =>
+      payable ? db.transaction((tx) => payable(tx, charge.reference)) : "payable";
+    /** settledPage, saying so when the charge closed because a newer Pay replaced its checkout. */
+    const takesNoCard = async (reply: FastifyReply, charge: SandboxCharge, language: Language) =>
+      charge.status !== "approved" && isClosed(charge)
+        ? closedPage(
+            reply,
+            charge,
+            language,
+            (await storeWord(charge)) === "replaced" ? "replaced" : "closed",
+          )
+        : settledPage(reply, charge, language);
 
     app.get("/pay/sandbox/:id", { schema: { params: chargeParams, hide: true } }, async (request, reply) => {
       const language = languageOf(request);
       const charge = await findCharge(request.params.id);
       if (!charge) return sendPage(reply, 404, notice(language, [TEXTS[language].missing]));
+      const settled = await takesNoCard(reply, charge, language);
+      if (settled) return settled;
+      const word = await storeWord(charge);
+      if (word !== "payable") return closedPage(reply, charge, language, word);
       // A declined or pending attempt may be tried again with another card (the POST below allows it too).
-      return settledPage(reply, charge, language) ?? sendPage(reply, 200, cardPage(charge, language));
+      return sendPage(reply, 200, cardPage(charge, language));
     });
 
     app.post(
@@ -268,7 +302,7 @@ export function sandboxPageRoutes({
         const language = languageOf(request);
         const charge = await findCharge(request.params.id);
         if (!charge) return sendPage(reply, 404, notice(language, [TEXTS[language].missing]));
-        const settled = settledPage(reply, charge, language);
+        const settled = await takesNoCard(reply, charge, language);
         if (settled) return settled;
         const field = (name: string) => {
           const value = request.body?.[name];
@@ -278,27 +312,45 @@ export function sandboxPageRoutes({
         const card = checkCard(typed, language);
         if (!card.ok) return sendPage(reply, 400, cardPage(charge, language, typed, card));
         const paymentId = newId("sbx_pay");
-        // A declined or pending attempt may be tried again with another card; an approved charge is done and a
-        // closed one takes nothing, whatever a concurrent submit (double click, back button) or close did.
-        const [paid] = await db
-          .update(sandboxCharges)
-          .set({
-            status: card.outcome,
-            paymentId,
-            declineReason: card.outcome === "rejected" ? TEXTS.en.declined : null,
-          })
-          .where(
-            and(
-              eq(sandboxCharges.id, charge.id),
-              notInArray(sandboxCharges.status, ["approved", "expired"]),
-              or(isNull(sandboxCharges.expiresAt), gt(sandboxCharges.expiresAt, sql`now()`)),
-            ),
-          )
-          .returning();
+        const payableNow = and(
+          eq(sandboxCharges.id, charge.id),
+          notInArray(sandboxCharges.status, ["approved", "expired"]),
+        );
+        const { word, paid } = await db.transaction(async (tx) => {
+          // Under the store's lock: a newer Pay replaces the checkout before this card or after it, never
+          // while it is taken. A refused card closes the charge, as the store's close would a moment later.
+          const word = payable ? await payable(tx, charge.reference) : "payable";
+          if (word !== "payable") {
+            await tx.update(sandboxCharges).set({ status: "expired" }).where(payableNow);
+            return { word };
+          }
+          // A declined or pending attempt may be tried again with another card; an approved charge is done and
+          // a closed one takes nothing, whatever a concurrent submit (double click, back button) or close did.
+          const [paid] = await tx
+            .update(sandboxCharges)
+            .set({
+              status: card.outcome,
+              paymentId,
+              declineReason: card.outcome === "rejected" ? TEXTS.en.declined : null,
+            })
+            .where(
+              and(payableNow, or(isNull(sandboxCharges.expiresAt), gt(sandboxCharges.expiresAt, sql`now()`))),
+            )
+            .returning();
+          return { word, paid };
+        });
+        if (word !== "payable") {
+          // An approval before this (its checkout since paid or replaced) still shows as approved.
+          const now = (await findCharge(charge.id)) ?? charge;
+          return (
+            (now.status === "approved" ? settledPage(reply, now, language) : null) ??
+            closedPage(reply, now, language, word)
+          );
+        }
         if (!paid) {
           // Approved or closed meanwhile; or past its hold by the database's clock, if not yet by this one's.
           const now = (await findCharge(charge.id)) ?? charge;
-          return settledPage(reply, now, language) ?? closedPage(reply, now, language);
+          return (await takesNoCard(reply, now, language)) ?? closedPage(reply, now, language);
         }
         notifier?.notify(paymentId);
         return redirect(reply, returnUrl(paid, card.outcome, paymentId));

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { checkoutItems, checkoutTotals, providerItems, type PendingLine } from "@voltio/domain/checkout";
 import { toDollars } from "@voltio/domain/money";
-import { orderNumber } from "@voltio/domain/order-status";
+import { checkoutIdOf, orderNumber } from "@voltio/domain/order-status";
 import type { OrderSummary, PayBody } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import {
@@ -16,6 +16,7 @@ import {
 } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import type { PaymentProvider } from "../../integrations/payments/provider";
+import type { StoreWord } from "../../integrations/payments/sandbox-page";
 import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
 
 /**
@@ -27,10 +28,68 @@ import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
  * per-shopper lock).
  */
 
-/** Namespace of the per-shopper advisory lock that serialises a shopper's checkouts. */
+/**
+ * Namespace of the per-shopper advisory lock that serialises a shopper's checkouts: making one (and so
+ * replacing the last), settling a payment of one, and the sandbox's card page taking a card for one.
+ */
 const CHECKOUT_LOCK = 21;
 /** How long a concurrent Pay waits for the checkout another request of the same shopper is creating. */
 const WAIT_FOR_PROVIDER_MS = 25_000;
+/**
+ * How long a checkout is "being started" without a word from the request asking the provider for its session,
+ * which renews it every third of that while it lives: a request that died (kill -9 between the save and the
+ * provider's answer) leaves a lease that runs out, and the next Pay replaces its checkout then, not when the
+ * hold ends.
+ */
+export const START_LEASE_SECONDS = 10;
+
+/** Takes the shopper's lock for the rest of the transaction `tx`. */
+export async function lockShopper(tx: Db, userId: number) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CHECKOUT_LOCK}, ${userId})`);
+}
+
+/**
+ * The checkout a payment (or the sandbox's card) is for, read under its shopper's lock in `tx`, with
+ * `current`: no newer checkout of theirs exists (one that would have replaced it had it been open). Null
+ * for an unknown checkout.
+ */
+export async function lockCheckout(tx: Db, checkoutId: number, provider: string, userId?: number) {
+  const mine = and(
+    eq(checkouts.id, checkoutId),
+    eq(checkouts.provider, provider),
+    userId === undefined ? undefined : eq(checkouts.userId, userId),
+  );
+  const [owner] = await tx.select({ userId: checkouts.userId }).from(checkouts).where(mine);
+  if (!owner) return null;
+  await lockShopper(tx, owner.userId);
+  const [checkout] = await tx.select().from(checkouts).where(mine).for("update");
+  if (!checkout) return null;
+  const [newer] = await tx
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.userId, checkout.userId), gt(checkouts.id, checkout.id)))
+    .limit(1);
+  return { ...checkout, current: !newer };
+}
+
+/**
+ * The store's word to the sandbox's card page (sandbox-page.ts), under the shopper's lock in `tx`: a card may
+ * pay the checkout `reference` only while it is open; one a newer Pay replaced tells the shopper so. The
+ * store has no word on a charge that isn't one of its checkouts.
+ */
+export async function checkoutPayable(tx: Db, reference: string, provider: string): Promise<StoreWord> {
+  const checkoutId = checkoutIdOf(reference);
+  const checkout = checkoutId === null ? null : await lockCheckout(tx, checkoutId, provider);
+  if (!checkout) return "payable";
+  if (checkout.status === "replaced" || !checkout.current) return "replaced";
+  return checkout.status === "open" ? "payable" : "closed";
+}
+
+/** An open checkout whose start died: no session, and the lease of the request asking for one ran out. */
+export const startDied: SQL = and(
+  isNull(checkouts.providerCheckoutId),
+  or(isNull(checkouts.startingUntil), lte(checkouts.startingUntil, sql`now()`)),
+)!;
 
 /** A line's price snapshot, taken when it became pending: what the checkout charges for it. */
 export const snapshotColumns = {
@@ -151,6 +210,8 @@ export interface CheckoutDeps {
   recheckOpen?: (userId: number) => Promise<void>;
   /** A checkout that can't be paid any more is closed at the provider; a failure there is only logged. */
   onCloseFailure?: (error: unknown) => void;
+  /** START_LEASE_SECONDS, shorter in tests of a provider slower than the lease. */
+  leaseSeconds?: number;
 }
 
 type Decision =
@@ -165,6 +226,8 @@ type Decision =
       payerEmail: string;
     };
 
+type Started = { id: string; init_point: string };
+
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
@@ -178,8 +241,7 @@ export async function startCheckout(
   userId: number,
   body: PayBody,
   storeOrigins: string[],
-) {
-  const { db, provider } = deps;
+): Promise<Started> {
   const base = new URL(body.baseURL);
   if (!storeOrigins.includes(base.origin)) throw new InvalidInput("baseURL", "must be this store's address");
   const baseUrl = `${base.origin}${base.pathname.replace(/\/+$/, "")}`;
@@ -187,12 +249,29 @@ export async function startCheckout(
   // A payment whose return was lost is settled first, so its orders are never charged again.
   await deps.recheckOpen?.(userId);
 
+  const deadline = Date.now() + WAIT_FOR_PROVIDER_MS;
+  for (;;) {
+    const decision = await decide(deps, userId, body, baseUrl);
+    if (decision.kind === "reuse") return { id: decision.providerCheckoutId, init_point: decision.initPoint };
+    if (decision.kind === "create") return create(deps, decision, baseUrl);
+    const started = await waitForProvider(deps.db, decision.checkoutId, deadline);
+    // Null: the request starting it died meanwhile; deciding again replaces its checkout.
+    if (started) return started;
+  }
+}
+
+/** Under the shopper's lock: reuse the open checkout, wait for the one being started, or make a new one. */
+async function decide(deps: CheckoutDeps, userId: number, body: PayBody, baseUrl: string) {
+  const { db, provider } = deps;
   const closed: string[] = [];
   const decision = await db.transaction(async (tx): Promise<Decision> => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${CHECKOUT_LOCK}, ${userId})`);
+    await lockShopper(tx, userId);
     // Lock order (inventory/stock.ts): the checkout first, products last (holdStock).
     const [open] = await tx
-      .select()
+      .select({
+        ...getTableColumns(checkouts),
+        starting: sql<boolean>`coalesce(${checkouts.startingUntil} > now(), false)`,
+      })
       .from(checkouts)
       .where(and(eq(checkouts.userId, userId), eq(checkouts.status, "open")))
       .for("update");
@@ -222,7 +301,7 @@ export async function startCheckout(
     const { totalCents: amountCents } = checkoutTotals(lines);
     const shippingAddress = addressOf(direction);
 
-    if (
+    const reusable =
       open &&
       open.expiresAt > new Date() &&
       open.amountCents === amountCents &&
@@ -232,19 +311,18 @@ export async function startCheckout(
       // jsonb keeps its own key order: compare the fields, not the text.
       (Object.keys(shippingAddress) as (keyof ShippingAddress)[]).every(
         (key) => open.shippingAddress[key] === shippingAddress[key],
-      )
-    ) {
-      return open.providerCheckoutId && open.initPoint
-        ? {
-            kind: "reuse",
-            checkoutId: open.id,
-            providerCheckoutId: open.providerCheckoutId,
-            initPoint: open.initPoint,
-          }
-        : { kind: "wait", checkoutId: open.id };
-    }
+      );
+    if (reusable && open.providerCheckoutId && open.initPoint)
+      return {
+        kind: "reuse",
+        checkoutId: open.id,
+        providerCheckoutId: open.providerCheckoutId,
+        initPoint: open.initPoint,
+      };
+    // Another request is asking the provider for its session right now: one checkout, whatever the clicks.
+    if (reusable && open.starting) return { kind: "wait", checkoutId: open.id };
     if (open) {
-      // What is pending changed (or the hold ended): the old checkout can't be paid any more.
+      // What is pending changed (or the hold ended, or its start died): the old checkout can't be paid any more.
       await tx.update(checkouts).set({ status: "replaced" }).where(eq(checkouts.id, open.id));
       await releaseHolds(tx, open.id);
       if (open.providerCheckoutId) closed.push(open.providerCheckoutId);
@@ -261,6 +339,7 @@ export async function startCheckout(
         baseUrl,
         shippingAddress,
         expiresAt,
+        startingUntil: leaseFromNow(deps),
       })
       .returning({ id: checkouts.id });
     // Refused with 409 "Only N left" before any payment: the whole transaction, old checkout included, rolls back.
@@ -279,11 +358,47 @@ export async function startCheckout(
   await Promise.all(
     closed.map((id) => provider.closeCheckout(id).catch((error: unknown) => deps.onCloseFailure?.(error))),
   );
+  return decision;
+}
 
-  if (decision.kind === "reuse") return { id: decision.providerCheckoutId, init_point: decision.initPoint };
-  if (decision.kind === "wait") return waitForProvider(db, decision.checkoutId);
+const leaseFromNow = (deps: CheckoutDeps) =>
+  sql`now() + make_interval(secs => ${deps.leaseSeconds ?? START_LEASE_SECONDS})`;
 
+/**
+ * Renews the start's lease while this request waits for the provider. One that ran out stays out: another Pay
+ * may have taken it for a dead start and replaced the checkout.
+ */
+function keepStarting(deps: CheckoutDeps, checkoutId: number) {
+  const renew = async () => {
+    const renewed = await deps.db
+      .update(checkouts)
+      .set({ startingUntil: leaseFromNow(deps) })
+      .where(
+        and(
+          eq(checkouts.id, checkoutId),
+          eq(checkouts.status, "open"),
+          gt(checkouts.startingUntil, sql`now()`),
+        ),
+      )
+      .returning({ id: checkouts.id })
+      // A renewal that fails lets the lease run out: at worst another Pay replaces this start (see create).
+      .catch(() => [{ id: checkoutId }]);
+    if (renewed.length === 0) clearInterval(timer);
+  };
+  const timer = setInterval(() => void renew(), ((deps.leaseSeconds ?? START_LEASE_SECONDS) * 1000) / 3);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** Asks the provider for the new checkout's session and records it: the shopper's card page. */
+async function create(
+  deps: CheckoutDeps,
+  decision: Extract<Decision, { kind: "create" }>,
+  baseUrl: string,
+): Promise<Started> {
+  const { db, provider } = deps;
   const number = orderNumber(decision.checkoutId);
+  const lease = keepStarting(deps, decision.checkoutId);
   let made;
   try {
     made = await provider.createCheckout({
@@ -301,28 +416,48 @@ export async function startCheckout(
   } catch (error) {
     // Nothing to pay at the provider: the units go back to the other shoppers at once.
     await db.transaction(async (tx) => {
-      await tx.update(checkouts).set({ status: "expired" }).where(eq(checkouts.id, decision.checkoutId));
-      await releaseHolds(tx, decision.checkoutId);
+      const [expired] = await tx
+        .update(checkouts)
+        .set({ status: "expired", startingUntil: null })
+        .where(and(eq(checkouts.id, decision.checkoutId), eq(checkouts.status, "open")))
+        .returning({ id: checkouts.id });
+      if (expired) await releaseHolds(tx, decision.checkoutId);
     });
     throw error;
+  } finally {
+    lease.stop();
   }
-  await db
+  const [saved] = await db
     .update(checkouts)
-    .set({ providerCheckoutId: made.id, initPoint: made.initPoint })
-    .where(eq(checkouts.id, decision.checkoutId));
+    .set({ providerCheckoutId: made.id, initPoint: made.initPoint, startingUntil: null })
+    .where(and(eq(checkouts.id, decision.checkoutId), eq(checkouts.status, "open")))
+    .returning({ id: checkouts.id });
+  if (!saved) {
+    // A newer Pay replaced it while the provider answered (this request's lease had run out): nobody may pay it.
+    await provider.closeCheckout(made.id).catch((error: unknown) => deps.onCloseFailure?.(error));
+    throw new Conflict("A newer payment replaced this one: press Pay again");
+  }
   return { id: made.id, init_point: made.initPoint };
 }
 
-/** A concurrent Pay of the same shopper: the answer is the checkout the first request is making. */
-async function waitForProvider(db: Db, checkoutId: number) {
-  const deadline = Date.now() + WAIT_FOR_PROVIDER_MS;
+/**
+ * A concurrent Pay of the same shopper: the answer is the checkout the first request is making; null once
+ * that request died (its lease ran out with no session).
+ */
+async function waitForProvider(db: Db, checkoutId: number, deadline: number): Promise<Started | null> {
   for (let pause = 20; Date.now() < deadline; pause = Math.min(pause * 2, 500)) {
     const [row] = await db
-      .select({ status: checkouts.status, id: checkouts.providerCheckoutId, initPoint: checkouts.initPoint })
+      .select({
+        status: checkouts.status,
+        id: checkouts.providerCheckoutId,
+        initPoint: checkouts.initPoint,
+        died: sql<boolean>`${startDied}`,
+      })
       .from(checkouts)
       .where(eq(checkouts.id, checkoutId));
     if (row?.id && row.initPoint) return { id: row.id, init_point: row.initPoint };
     if (row?.status !== "open") break;
+    if (row.died) return null;
     await sleep(pause);
   }
   throw new Conflict("A payment is being started for these orders: try again in a moment");

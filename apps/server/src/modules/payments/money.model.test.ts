@@ -1,18 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
 import { bulkOrders, checkouts, orders, payments, products, refunds, stockHolds } from "../../db/schema";
+import type { ProviderCheckout } from "../../integrations/payments/provider";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "../../integrations/payments/sandbox-webhook";
 
 /**
  * The money invariants of issue 21 point 9, model-based: fast-check interleaves shoppers who buy, pay, pay
  * twice, approve or decline on the card page, lose their return page, see webhooks repeated and reordered,
  * see their hold expire or remove a line, buy several lines as one order, pay a chosen part of what is pending
- * or take a line back to the cart (issue 23), with the payments worker and admins moving and refunding orders —
- * 3 shoppers, 2 products with little stock. After every step, on the real app and database:
+ * or take a line back to the cart (issue 23), die between saving a checkout and the provider's answer, or type a
+ * card in an old tab while a newer Pay replaces its checkout (issue 38), with the payments worker and admins
+ * moving and refunding orders — 3 shoppers, 2 products with little stock. After every step, on the real app and
+ * database:
  *   available ≥ 0; available + sold + held = initial (available: the shelf less the active holds);
  *   Σ approved − Σ refunded (queued or taken) = Σ purchases paid and not cancelled;
  *   every approved payment pays its checkout or is being refunded in full.
@@ -36,9 +39,21 @@ interface World {
   initial: Map<number, number>;
   shoppers: Shopper[];
   webhooks: string[];
+  /** Pays killed while the provider was asked for their checkout: their requests never answer. */
+  dead: { release: () => void; reply: Promise<unknown> }[];
   /** Steps run, for the check that the runs did something. */
   steps: number;
+  /** Old tabs' cards typed after a newer Pay replaced their checkout (and refused). */
+  refusedOldTabs: number;
 }
+
+/**
+ * Faults a step arms in the provider the app calls (the sandbox stands for a payment company here): its next
+ * checkout hangs, as the call of a process killed mid-call never comes back; a replaced checkout is closed only
+ * after `beforeClose` ran.
+ */
+let hangNextCheckout: (() => Promise<ProviderCheckout>) | undefined;
+let beforeClose: ((providerCheckoutId: string) => Promise<void>) | undefined;
 
 type Command = fc.AsyncCommand<object, World, boolean>;
 
@@ -61,10 +76,57 @@ const pay = (headers: Headers) =>
   t.app.inject({ method: "POST", url: "/api/sandbox/pay", headers, payload: { baseURL: BASE } });
 
 async function startPay(shopper: Shopper) {
-  const reply = await pay(shopper.headers);
+  payAnswered(shopper, await pay(shopper.headers));
+}
+
+/** A Pay of one chosen line or bulk order. 400: not (or no longer) a pending order of theirs. */
+async function payChosen(shopper: Shopper, choice: { orderIds: number[] } | { bulkOrderIds: number[] }) {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: "/api/sandbox/pay",
+    headers: shopper.headers,
+    payload: { baseURL: BASE, ...choice },
+  });
+  if (reply.statusCode !== 400) payAnswered(shopper, reply);
+}
+
+function payAnswered(shopper: Shopper, reply: Awaited<ReturnType<typeof pay>>) {
   // 404 nothing pending, 409 stock held by others: both are refusals before any money moved.
   expect([200, 404, 409], reply.body).toContain(reply.statusCode);
+  // Never kept waiting by a start that died: only a live one is waited for, and none outlasts a step here.
+  expect(reply.body).not.toContain("being started");
   if (reply.statusCode === 200) shopper.tabs.push(reply.json<{ init_point: string }>().init_point);
+}
+
+/** The store's holds of the shopper's checkouts end (the provider's pages may stay open longer: Stripe's do). */
+async function expireHold(shopper: Shopper) {
+  const userId = await userIdOf(shopper.headers);
+  const past = new Date(Date.now() - 1000);
+  const mine = t.database.db.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.userId, userId));
+  await t.database.db.update(checkouts).set({ expiresAt: past }).where(inArray(checkouts.id, mine));
+  await t.database.db.update(stockHolds).set({ expiresAt: past }).where(inArray(stockHolds.checkoutId, mine));
+}
+
+/** The shopper types a card on a card page; a payment it made is the shopper's to return with. */
+async function submitCard(world: World, shopper: Shopper, initPoint: string, approve: boolean) {
+  const reply = await t.app.inject({
+    method: "POST",
+    url: new URL(initPoint).pathname,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    payload: new URLSearchParams({
+      number: approve ? "4242424242424242" : "4000000000000002",
+      expiry: "12/40",
+      cvc: "123",
+    }).toString(),
+  });
+  // A closed, expired or replaced charge refuses the card: nothing is charged.
+  const paymentId =
+    reply.statusCode === 303 && new URL(reply.headers.location as string).searchParams.get("payment_id");
+  if (paymentId) {
+    shopper.returns.push(new URL(reply.headers.location as string));
+    world.webhooks.push(paymentId);
+  }
+  return reply;
 }
 
 const commands = [
@@ -116,16 +178,7 @@ const commands = [
     step(`payChosen(${who},${index},${bulk ? "bulk" : "line"})`, async (world) => {
       const shopper = pick(world.shoppers, who)!;
       const id = pick(bulk ? shopper.bulks : shopper.lines, index);
-      if (id === undefined) return;
-      const reply = await t.app.inject({
-        method: "POST",
-        url: "/api/sandbox/pay",
-        headers: shopper.headers,
-        payload: { baseURL: BASE, ...(bulk ? { bulkOrderIds: [id] } : { orderIds: [id] }) },
-      });
-      // 400: not (or no longer) a pending order of theirs; refused before any money moved.
-      expect([200, 400, 404, 409], reply.body).toContain(reply.statusCode);
-      if (reply.statusCode === 200) shopper.tabs.push(reply.json<{ init_point: string }>().init_point);
+      if (id !== undefined) await payChosen(shopper, bulk ? { bulkOrderIds: [id] } : { orderIds: [id] });
     }),
   ),
   fc.tuple(fc.nat(), fc.nat()).map(([who, index]) =>
@@ -173,24 +226,77 @@ const commands = [
     step(`card(${who},${tab},${approve ? "4242" : "0002"})`, async (world) => {
       const shopper = pick(world.shoppers, who)!;
       const initPoint = pick(shopper.tabs, tab);
-      if (!initPoint) return;
-      const reply = await t.app.inject({
-        method: "POST",
-        url: new URL(initPoint).pathname,
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        payload: new URLSearchParams({
-          number: approve ? "4242424242424242" : "4000000000000002",
-          expiry: "12/40",
-          cvc: "123",
-        }).toString(),
-      });
-      // A closed or expired charge refuses the card: nothing is charged.
-      if (reply.statusCode !== 303) return;
-      const returned = new URL(reply.headers.location as string);
-      const paymentId = returned.searchParams.get("payment_id");
-      if (!paymentId) return;
-      shopper.returns.push(returned);
-      world.webhooks.push(paymentId);
+      if (initPoint) await submitCard(world, shopper, initPoint, approve);
+    }),
+  ),
+  // The shopper pays everything, then presses Pay in another tab, where a newer checkout replaces the first
+  // (its hold ended, or they pay one line only), and types a card in the first tab meanwhile: at any moment of
+  // that Pay, or just after it replaced the first checkout and before the provider closed it, where the card
+  // must be refused.
+  fc
+    .tuple(fc.nat(), fc.option(fc.nat(), { nil: undefined }), fc.boolean(), fc.boolean())
+    .map(([who, line, approve, whileClosing]) =>
+      step(
+        `oldTabDuringPay(${who},${line ?? "holdEnded"},${approve ? "4242" : "0002"}${whileClosing ? ",whileClosing" : ""})`,
+        async (world) => {
+          const shopper = pick(world.shoppers, who)!;
+          await startPay(shopper);
+          const oldTab = shopper.tabs.at(-1);
+          if (!oldTab) return;
+          const chosen = line === undefined ? undefined : pick(shopper.lines, line);
+          if (chosen === undefined) await expireHold(shopper);
+          const newerPay = () =>
+            chosen === undefined ? startPay(shopper) : payChosen(shopper, { orderIds: [chosen] });
+          if (!whileClosing) {
+            await Promise.all([newerPay(), submitCard(world, shopper, oldTab, approve)]);
+            return;
+          }
+          const chargeId = new URL(oldTab).pathname.split("/").pop();
+          let typed: Awaited<ReturnType<typeof submitCard>> | undefined;
+          beforeClose = async (id) => {
+            if (id === chargeId) typed ??= await submitCard(world, shopper, oldTab, approve);
+          };
+          try {
+            await newerPay();
+          } finally {
+            beforeClose = undefined;
+          }
+          if (!typed) return;
+          expect(typed.statusCode, "an old tab's card after a newer Pay replaced its checkout").toBe(410);
+          world.refusedOldTabs++;
+        },
+      ),
+    ),
+  // kill -9 while the provider is asked for the checkout just saved: the request never answers, nothing
+  // renews the start's lease and it runs out; the shopper may press Pay again at once.
+  fc.tuple(fc.nat(), fc.boolean()).map(([who, again]) =>
+    step(`crashBeforeProvider(${who}${again ? ",payAgain" : ""})`, async (world) => {
+      const shopper = pick(world.shoppers, who)!;
+      let asked!: () => void;
+      const reached = new Promise<"asked">((resolve) => (asked = () => resolve("asked")));
+      let release!: () => void;
+      hangNextCheckout = () => {
+        hangNextCheckout = undefined;
+        asked();
+        return new Promise<never>((_, reject) => (release = () => reject(new Error("killed"))));
+      };
+      const reply = pay(shopper.headers);
+      const answer = await Promise.race([reached, reply]);
+      hangNextCheckout = undefined;
+      // Refused or reused before any provider call: nothing to kill.
+      if (answer !== "asked") return payAnswered(shopper, answer);
+      world.dead.push({ release, reply });
+      await t.database.db
+        .update(checkouts)
+        .set({ startingUntil: new Date(Date.now() - 1000) })
+        .where(
+          and(
+            eq(checkouts.userId, await userIdOf(shopper.headers)),
+            eq(checkouts.status, "open"),
+            isNull(checkouts.providerCheckoutId),
+          ),
+        );
+      if (again) await startPay(shopper);
     }),
   ),
   fc.tuple(fc.nat(), fc.nat()).map(([who, index]) =>
@@ -211,7 +317,7 @@ const commands = [
       if (!paymentId) return;
       // The same event id now and then: a repeated notification changes nothing.
       const body = JSON.stringify({
-        id: `evt_${index % 3 === 0 ? paymentId : randomBytes(6).toString("hex")}`,
+        id: `evt_${index % 3 === 0 ? paymentId.replace(/[^A-Za-z0-9]/g, "") : randomBytes(6).toString("hex")}`,
         type: "payment.updated",
         data: { payment_id: paymentId },
       });
@@ -228,22 +334,7 @@ const commands = [
       expect(reply.statusCode, reply.body).toBe(200);
     }),
   ),
-  fc.nat().map((who) =>
-    step(`expireHold(${who})`, async (world) => {
-      const shopper = pick(world.shoppers, who)!;
-      const userId = await userIdOf(shopper.headers);
-      const past = new Date(Date.now() - 1000);
-      const mine = t.database.db
-        .select({ id: checkouts.id })
-        .from(checkouts)
-        .where(eq(checkouts.userId, userId));
-      await t.database.db.update(checkouts).set({ expiresAt: past }).where(inArray(checkouts.id, mine));
-      await t.database.db
-        .update(stockHolds)
-        .set({ expiresAt: past })
-        .where(inArray(stockHolds.checkoutId, mine));
-    }),
-  ),
+  fc.nat().map((who) => step(`expireHold(${who})`, async (world) => expireHold(pick(world.shoppers, who)!))),
   fc.tuple(fc.nat(), fc.nat()).map(([who, index]) =>
     step(`removeLine(${who},${index})`, async (world) => {
       const shopper = pick(world.shoppers, who)!;
@@ -383,12 +474,21 @@ beforeAll(async () => {
   t = await createTestApp();
   store = shop(t);
   admin = await t.bearer(1);
+  const provider = t.app.paymentProvider;
+  const { createCheckout, closeCheckout } = provider;
+  provider.createCheckout = (request) => (hangNextCheckout ? hangNextCheckout() : createCheckout(request));
+  provider.closeCheckout = async (id) => {
+    await beforeClose?.(id);
+    return closeCheckout(id);
+  };
 });
 afterAll(() => t.close());
 
 describe("money that adds up, whatever shoppers, providers and admins do in between", () => {
   it("keeps stock, holds, payments and refunds in balance after every step", async () => {
     let totalSteps = 0;
+    let refusedOldTabs = 0;
+    let killed = 0;
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: "max" }), async (steps) => {
         const productIds = [
@@ -411,10 +511,20 @@ describe("money that adds up, whatever shoppers, providers and admins do in betw
             })),
           ),
           webhooks: [],
+          dead: [],
           steps: 0,
+          refusedOldTabs: 0,
         };
-        await fc.asyncModelRun(() => ({ model: {}, real: world }), steps);
+        try {
+          await fc.asyncModelRun(() => ({ model: {}, real: world }), steps);
+        } finally {
+          // The run is over: the killed requests' calls fail, and they answer (their handlers end).
+          for (const dead of world.dead) dead.release();
+          await Promise.allSettled(world.dead.map((dead) => dead.reply));
+        }
         totalSteps += world.steps;
+        refusedOldTabs += world.refusedOldTabs;
+        killed += world.dead.length;
       }),
       {
         numRuns: Number(process.env.MONEY_MODEL_RUNS ?? 12),
@@ -423,5 +533,8 @@ describe("money that adds up, whatever shoppers, providers and admins do in betw
     );
     // The runs interleaved real work, not a handful of steps.
     expect(totalSteps).toBeGreaterThan(100);
+    // The new faults happened, not only their steps: Pays killed mid-call, old tabs' cards in the window.
+    expect(killed).toBeGreaterThan(0);
+    expect(refusedOldTabs).toBeGreaterThan(0);
   }, 300_000);
 });

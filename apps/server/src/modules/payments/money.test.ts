@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
 import {
@@ -15,6 +15,7 @@ import {
   sandboxRefunds,
   stockHolds,
 } from "../../db/schema";
+import { startCheckout } from "./checkout";
 import { settlePayment } from "./settlement";
 
 /**
@@ -25,6 +26,8 @@ let t: TestContext;
 let store: Shop;
 let admin: Headers;
 const BASE = "http://localhost:3000";
+/** How long a Pay waits for a live start of the same shopper's (checkout.ts): a crashed one isn't waited for. */
+const WAIT_FOR_A_LIVE_START_MS = 25_000;
 
 const pay = (headers: Headers) =>
   t.app.inject({ method: "POST", url: "/api/sandbox/pay", headers, payload: { baseURL: BASE } });
@@ -112,12 +115,8 @@ describe("one checkout at a time", () => {
       .where(eq(sandboxCharges.id, oldTab.id));
     expect(oldCharge!.status).toBe("expired");
 
-    // Had the old page been paid anyway (it was open in another tab), the money goes back by itself.
-    await t.database.db
-      .update(sandboxCharges)
-      .set({ status: "open" })
-      .where(eq(sandboxCharges.id, oldTab.id));
-    const returned = await card(oldTab.init_point);
+    // Had the provider taken a card for it anyway (a hosted page closes late), the money goes back by itself.
+    const returned = await store.approvedAnyway(oldTab.init_point);
     expect((await feedback(me, returned)).Status).toBe("refund_needed");
     await t.app.paymentsWorker.runOnce();
     const [refunded] = await t.database.db
@@ -138,13 +137,208 @@ describe("one checkout at a time", () => {
     const { id, init_point } = await started(me);
     expect((await feedback(me, await card(init_point))).Status).toBe("approved");
     // The provider's page took a second card for the same checkout.
-    await t.database.db.update(sandboxCharges).set({ status: "open" }).where(eq(sandboxCharges.id, id));
-    expect((await feedback(me, await card(init_point))).Status).toBe("refund_needed");
+    expect((await feedback(me, await store.approvedAnyway(init_point))).Status).toBe("refund_needed");
     await t.app.paymentsWorker.runOnce();
     const rows = await paymentsOf((await store.checkoutOf(id)).id);
     expect(rows).toHaveLength(2);
     expect(rows.filter((row) => row.refundedCents === row.amountCents)).toHaveLength(1);
     expect(await unaccounted()).toBe(0);
+  });
+});
+
+describe("an old tab and a newer Pay (issue 38 point 5)", () => {
+  /** The provider closes a checkout only after `meanwhile` ran: what an old tab does in between. */
+  async function slowToClose<T>(
+    providerCheckoutId: string,
+    meanwhile: () => Promise<T>,
+    pay: () => Promise<void>,
+  ) {
+    const provider = t.app.paymentProvider;
+    const close = provider.closeCheckout;
+    let during: T | undefined;
+    provider.closeCheckout = async (id) => {
+      if (id === providerCheckoutId) during ??= await meanwhile();
+      return close(id);
+    };
+    try {
+      await pay();
+    } finally {
+      provider.closeCheckout = close;
+    }
+    return during;
+  }
+
+  it("refuses the old tab's card once a newer Pay replaced its checkout, before the provider closed it", async () => {
+    const me = await store.newShopper();
+    await store.buyNow(me, await store.newProduct());
+    const oldTab = await started(me);
+    await store.buyNow(me, await store.newProduct());
+    let newTab!: { id: string; init_point: string };
+    const submit = (language: string) =>
+      t.app.inject({
+        method: "POST",
+        url: new URL(oldTab.init_point).pathname,
+        headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": language },
+        payload: new URLSearchParams({ number: "4242424242424242", expiry: "12/40", cvc: "123" }).toString(),
+      });
+    const refused = await slowToClose(
+      oldTab.id,
+      () => submit("es-AR"),
+      async () => {
+        newTab = await started(me);
+      },
+    );
+    expect(refused!.statusCode, refused!.body).toBe(410);
+    expect(refused!.body).toContain(
+      "Un pago más nuevo, iniciado en otra pestaña o ventana, reemplazó a este.",
+    );
+    const again = await submit("en");
+    expect(again.statusCode).toBe(410);
+    expect(again.body).toContain("A newer payment, started in another tab or window, replaced this one.");
+    const [oldCharge] = await t.database.db
+      .select()
+      .from(sandboxCharges)
+      .where(eq(sandboxCharges.id, oldTab.id));
+    expect(oldCharge).toMatchObject({ status: "expired", paymentId: null });
+    // The newer page pays both orders, the only charge.
+    expect((await feedback(me, await card(newTab.init_point))).Status).toBe("approved");
+    expect(await unaccounted()).toBe(0);
+  });
+
+  it("refunds a late payment of a checkout past its hold once the shopper paid again, rather than paying with it", async () => {
+    const me = await store.newShopper();
+    const line = await store.buyNow(me, await store.newProduct({ stock: 5 }));
+    const oldTab = await started(me);
+    // Its hold ended and the worker closed it, here and at the provider; then the shopper presses Pay again.
+    const past = new Date(Date.now() - 2 * 60_000);
+    await t.database.db
+      .update(checkouts)
+      .set({ createdAt: past, expiresAt: past })
+      .where(eq(checkouts.providerCheckoutId, oldTab.id));
+    await t.app.paymentsWorker.runOnce();
+    expect((await store.checkoutOf(oldTab.id)).status).toBe("expired");
+    const newTab = await started(me);
+    // The provider took a card on the old page all the same: it pays nothing, and goes back.
+    expect((await feedback(me, await store.approvedAnyway(oldTab.init_point))).Status).toBe("refund_needed");
+    expect(await store.orderOf(line)).toMatchObject({ status: "pending" });
+    expect((await feedback(me, await card(newTab.init_point))).Status).toBe("approved");
+    expect(await store.orderOf(line)).toMatchObject({ status: "finished" });
+    await t.app.paymentsWorker.runOnce();
+    expect(await unaccounted()).toBe(0);
+  });
+});
+
+describe("a Pay that died between saving its checkout and the provider's answer (issue 38 point 5)", () => {
+  /** The provider's next checkout answers only when the returned function is called. */
+  function holdNextCheckout() {
+    const provider = t.app.paymentProvider;
+    const create = provider.createCheckout;
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    provider.createCheckout = async (request) => {
+      provider.createCheckout = create;
+      asked();
+      await answered;
+      return create(request);
+    };
+    return { reached, answer };
+  }
+
+  const startOf = async (userId: number) => (await openCheckouts(userId))[0]!;
+
+  it("is replaced by the next Pay at once, and the dead one's late answer pays nothing", async () => {
+    const me = await store.newShopper();
+    const userId = await userIdOf(me);
+    const productId = await store.newProduct({ stock: 1 });
+    await store.buyNow(me, productId);
+    const provider = holdNextCheckout();
+    const dead = pay(me);
+    await provider.reached;
+    const crashed = await startOf(userId);
+    expect(crashed).toMatchObject({ providerCheckoutId: null });
+    // Killed there: nothing renews its lease, which runs out (START_LEASE_SECONDS later, here at once).
+    await t.database.db
+      .update(checkouts)
+      .set({ startingUntil: new Date(Date.now() - 1000) })
+      .where(eq(checkouts.id, crashed.id));
+
+    const began = Date.now();
+    const retried = await pay(me);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(Date.now() - began).toBeLessThan(WAIT_FOR_A_LIVE_START_MS);
+    const [old] = await t.database.db.select().from(checkouts).where(eq(checkouts.id, crashed.id));
+    expect(old!.status).toBe("replaced");
+    const current = await startOf(userId);
+    expect(current.providerCheckoutId).toBe(retried.json<{ id: string }>().id);
+
+    // Had the killed request's call come back after all, its session is closed and nobody is sent to it.
+    provider.answer();
+    const late = await dead;
+    expect(late.statusCode, late.body).toBe(409);
+    const charges = await t.database.db
+      .select()
+      .from(sandboxCharges)
+      .where(eq(sandboxCharges.reference, `V-${String(crashed.id).padStart(6, "0")}`));
+    expect(charges.map((charge) => charge.status)).toEqual(["expired"]);
+    expect((await feedback(me, await card(current.initPoint!))).Status).toBe("approved");
+    expect(await store.stockOf(productId)).toBe(0);
+  });
+
+  it("gives its held units back at the worker's next round, not when the hold ends", async () => {
+    const me = await store.newShopper();
+    const userId = await userIdOf(me);
+    const productId = await store.newProduct({ stock: 1 });
+    await store.buyNow(me, productId);
+    const other = await store.newShopper();
+    await store.buyNow(other, productId);
+    const provider = holdNextCheckout();
+    const dead = pay(me);
+    await provider.reached;
+    const crashed = await startOf(userId);
+    const minutesAgo = new Date(Date.now() - 2 * 60_000);
+    await t.database.db
+      .update(checkouts)
+      .set({ createdAt: minutesAgo, startingUntil: minutesAgo })
+      .where(eq(checkouts.id, crashed.id));
+    expect((await pay(other)).statusCode).toBe(409);
+    await t.app.paymentsWorker.runOnce();
+    expect(
+      (await t.database.db.select().from(checkouts).where(eq(checkouts.id, crashed.id)))[0]!.status,
+    ).toBe("expired");
+    expect((await pay(other)).statusCode).toBe(200);
+    provider.answer();
+    expect((await dead).statusCode).toBe(409);
+  });
+
+  it("is not taken for dead while its provider call outlasts the lease: a second Pay waits for it", async () => {
+    const me = await store.newShopper();
+    const userId = await userIdOf(me);
+    await store.buyNow(me, await store.newProduct());
+    const provider = holdNextCheckout();
+    // A lease of 0.3 s, renewed every 0.1 s while the provider takes its time.
+    const deps = { db: t.database.db, provider: t.app.paymentProvider, holdSeconds: 900, leaseSeconds: 0.3 };
+    const body = { baseURL: BASE };
+    const first = startCheckout(deps, userId, body, [BASE]);
+    await provider.reached;
+    const second = startCheckout(deps, userId, body, [BASE]);
+    const { id } = await startOf(userId);
+    // Renewed past two whole leases, with the second Pay watching all along.
+    const leases = new Set<number>();
+    await vi.waitFor(
+      async () => {
+        const [row] = await t.database.db.select().from(checkouts).where(eq(checkouts.id, id));
+        expect(row!.status).toBe("open");
+        leases.add(row!.startingUntil!.getTime());
+        expect(leases.size).toBeGreaterThanOrEqual(7);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    provider.answer();
+    const [a, b] = await Promise.all([first, second]);
+    expect(b.id).toBe(a.id);
+    expect(await openCheckouts(userId)).toHaveLength(1);
   });
 });
 

@@ -9,7 +9,7 @@ import type { PaymentProvider, ProviderPayment } from "../../integrations/paymen
 import { queueMail } from "../../integrations/mail/outbox";
 import { lockStock, releaseHolds, sellable, takeStock, unitsPerProduct } from "../inventory/stock";
 import { buyerEmail } from "./buyer";
-import { coveredBy } from "./checkout";
+import { coveredBy, lockCheckout, startDied } from "./checkout";
 import { orderConfirmation } from "./order-mail";
 import { queueAutomaticRefund, type AutomaticRefundCause } from "./refunds";
 
@@ -55,18 +55,9 @@ export async function settlePayment(
       mailed: false,
       ...extra,
     });
-    // Lock order (inventory/stock.ts): the checkout, then its payment, bulk orders, lines and products.
-    const [checkout] = await tx
-      .select()
-      .from(checkouts)
-      .where(
-        and(
-          eq(checkouts.id, checkoutId),
-          eq(checkouts.provider, provider.name),
-          options.userId === undefined ? undefined : eq(checkouts.userId, options.userId),
-        ),
-      )
-      .for("update");
+    // Lock order (inventory/stock.ts): the shopper and the checkout, then its payment, bulk orders, lines and
+    // products. Under the shopper's lock no newer Pay can replace the checkout until this is settled.
+    const checkout = await lockCheckout(tx, checkoutId, provider.name, options.userId);
     if (!checkout) throw new NotFound("Payment Not Found");
     const [before] = await tx
       .select({ refundedCents: payments.refundedCents, disputed: payments.disputed })
@@ -164,6 +155,13 @@ export async function settlePayment(
       return refund("refund_needed", `paid on a ${checkout.status} checkout`, {
         kind: "closed checkout",
         status: checkout.status,
+        paidBy: checkout.providerPaymentId,
+      });
+    // Past its hold, then the shopper paid again: the newer checkout is the one that pays their orders.
+    if (!checkout.current)
+      return refund("refund_needed", "paid on a checkout a newer one followed", {
+        kind: "closed checkout",
+        status: "replaced",
         paidBy: checkout.providerPaymentId,
       });
     if (payment.currency.toLowerCase() !== STORE_CURRENCY)
@@ -292,7 +290,7 @@ async function flagCheckoutOrders(
 
 /**
  * Asks the provider what became of an open checkout (its return may have been lost: a closed tab) and
- * settles it; one past its hold with nothing paid is closed, here and at the provider.
+ * settles it; one past its hold with nothing paid, or whose start died, is closed, here and at the provider.
  */
 export async function recheckCheckout(
   db: Db,
@@ -309,12 +307,16 @@ export async function recheckCheckout(
     if (payment) settled = await settlePayment(db, provider, payment);
     if (settled?.reply.Status === "pending") return settled;
   }
-  if (options.expire && checkout.expiresAt < new Date() && settled?.reply.Status !== "approved") {
+  const pastHold = checkout.expiresAt < new Date();
+  // One whose start died (a crash before the provider answered) never gets a session: its units go back now.
+  if (options.expire && (pastHold || !checkout.providerCheckoutId) && settled?.reply.Status !== "approved") {
     const [expired] = await db.transaction(async (tx) => {
       const closed = await tx
         .update(checkouts)
         .set({ status: "expired" })
-        .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open")))
+        .where(
+          and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open"), pastHold ? undefined : startDied),
+        )
         .returning({ id: checkouts.id });
       if (closed.length) await releaseHolds(tx, checkout.id);
       return closed;
