@@ -96,7 +96,12 @@ async function measureSize(products: number): Promise<Row> {
       errors: load.errors + load.timeouts + load["5xx"],
       children: childProcesses(server.pid).length,
     };
-    console.log(JSON.stringify(row));
+    console.log(
+      JSON.stringify({
+        ...row,
+        failures: { errors: load.errors, timeouts: load.timeouts, "5xx": load["5xx"] },
+      }),
+    );
     return row;
   } finally {
     await server.stop();

@@ -161,8 +161,11 @@ export const environmentSchema = z.object({
   STOCK_HOLD_SECONDS: wholeNumber(10, 86_400, 900),
   /** How often the payments worker sends due refunds and re-checks open checkouts (0: never on a timer). */
   PAYMENTS_POLL_MS: wholeNumber(0, 3_600_000, 30_000),
-  /** Load shedding (http/load-shedding.ts): 503 + Retry-After while the event loop lags more than this (0: off). */
-  MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 200),
+  /**
+   * Load shedding (http/load-shedding.ts): 503 + Retry-After while the event loop lags more than this (0: off).
+   * Off unless set: building the search index lags the loop for seconds at 100k products, which is no overload.
+   */
+  MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 0),
   /** …or while the heap in use passes this share of V8's heap limit, in percent (0: off). */
   MAX_HEAP_USED_PERCENT: wholeNumber(0, 100, 90),
   /** …or while this many requests are being answered at once (0: no limit). */
