@@ -44,7 +44,7 @@ const WAIT_FOR_PROVIDER_MS = 25_000;
 export const START_LEASE_SECONDS = 10;
 
 /** Takes the shopper's lock for the rest of the transaction `tx`. */
-export async function lockShopper(tx: Db, userId: number) {
+async function lockShopper(tx: Db, userId: number) {
   await tx.execute(sql`select pg_advisory_xact_lock(${CHECKOUT_LOCK}, ${userId})`);
 }
 
