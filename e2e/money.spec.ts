@@ -86,7 +86,9 @@ test("an old tab can't pay a checkout that a newer one replaced", async ({ page,
 
   // The first tab's card page refuses the card and leads back to the checkout.
   await payByCard(page, "4242 4242 4242 4242");
-  await expect(page.getByText(/This payment was closed/)).toBeVisible();
+  await expect(
+    page.getByText(/A newer payment, started in another tab or window, replaced this one/),
+  ).toBeVisible();
   await page.getByRole("link", { name: "Back to the checkout" }).click();
   await expect(page).toHaveURL(/\/purchase$/);
 

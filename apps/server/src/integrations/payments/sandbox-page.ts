@@ -194,7 +194,12 @@ const isClosed = (charge: SandboxCharge, now = new Date()) =>
  * page, as its first approval did, unless money came back of it; a closed one says so, with the way back to
  * the store's checkout. Null for a charge that can still be paid.
  */
-function settledPage(reply: FastifyReply, charge: SandboxCharge, language: Language) {
+function settledPage(
+  reply: FastifyReply,
+  charge: SandboxCharge,
+  language: Language,
+  why: "closed" | "replaced" = "closed",
+) {
   const texts = TEXTS[language];
   if (charge.status === "approved" && charge.paymentId) {
     const back = returnUrl(charge, "approved", charge.paymentId);
@@ -208,7 +213,7 @@ function settledPage(reply: FastifyReply, charge: SandboxCharge, language: Langu
       }),
     );
   }
-  return isClosed(charge) ? closedPage(reply, charge, language) : null;
+  return isClosed(charge) ? closedPage(reply, charge, language, why) : null;
 }
 
 const closedPage = (
@@ -272,22 +277,20 @@ export function sandboxPageRoutes({
       (await db.select().from(sandboxCharges).where(eq(sandboxCharges.id, id)))[0];
     const storeWord = async (charge: SandboxCharge): Promise<StoreWord> =>
       payable ? db.transaction((tx) => payable(tx, charge.reference)) : "payable";
-    /** settledPage, saying so when the charge closed because a newer Pay replaced its checkout. */
-    const takesNoCard = async (reply: FastifyReply, charge: SandboxCharge, language: Language) =>
-      charge.status !== "approved" && isClosed(charge)
-        ? closedPage(
-            reply,
-            charge,
-            language,
-            (await storeWord(charge)) === "replaced" ? "replaced" : "closed",
-          )
-        : settledPage(reply, charge, language);
+    /**
+     * Why a closed charge takes no card: "replaced" when a newer Pay replaced its checkout, in the store's word.
+     * A word, not a page: a FastifyReply is a thenable, and awaiting one returned by a promise gives undefined.
+     */
+    const whyClosed = async (charge: SandboxCharge) =>
+      charge.status !== "approved" && isClosed(charge) && (await storeWord(charge)) === "replaced"
+        ? "replaced"
+        : "closed";
 
     app.get("/pay/sandbox/:id", { schema: { params: chargeParams, hide: true } }, async (request, reply) => {
       const language = languageOf(request);
       const charge = await findCharge(request.params.id);
       if (!charge) return sendPage(reply, 404, notice(language, [TEXTS[language].missing]));
-      const settled = await takesNoCard(reply, charge, language);
+      const settled = settledPage(reply, charge, language, await whyClosed(charge));
       if (settled) return settled;
       const word = await storeWord(charge);
       if (word !== "payable") return closedPage(reply, charge, language, word);
@@ -302,7 +305,7 @@ export function sandboxPageRoutes({
         const language = languageOf(request);
         const charge = await findCharge(request.params.id);
         if (!charge) return sendPage(reply, 404, notice(language, [TEXTS[language].missing]));
-        const settled = await takesNoCard(reply, charge, language);
+        const settled = settledPage(reply, charge, language, await whyClosed(charge));
         if (settled) return settled;
         const field = (name: string) => {
           const value = request.body?.[name];
@@ -350,7 +353,7 @@ export function sandboxPageRoutes({
         if (!paid) {
           // Approved or closed meanwhile; or past its hold by the database's clock, if not yet by this one's.
           const now = (await findCharge(charge.id)) ?? charge;
-          return (await takesNoCard(reply, now, language)) ?? closedPage(reply, now, language);
+          return settledPage(reply, now, language, await whyClosed(now)) ?? closedPage(reply, now, language);
         }
         notifier?.notify(paymentId);
         return redirect(reply, returnUrl(paid, card.outcome, paymentId));
