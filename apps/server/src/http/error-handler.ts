@@ -104,6 +104,13 @@ export function handleError(fastifyError: FastifyError, request: FastifyRequest,
     reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
     return reply.code(503).send({ error: "The store is briefly unavailable: try again in a few seconds" });
   }
+  // The disk under DATA_DIR is full (an upload, a mail file): nothing was kept; the operator must free space.
+  const { code } = error as { code?: unknown };
+  if (code === "ENOSPC" || code === "EDQUOT") {
+    request.log.error({ code, reason: error.message }, "disk full");
+    reply.header("retry-after", "60");
+    return reply.code(503).send({ error: "The store can't save files right now: try again later" });
+  }
   // Fastify's and its plugins' own refusals (malformed JSON, a body too large, a wrong content type).
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
