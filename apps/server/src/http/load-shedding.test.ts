@@ -37,8 +37,11 @@ async function until(condition: () => boolean) {
 
 const scrape = async (app: TestContext["app"]) =>
   (await app.inject({ url: "/api/metrics", headers: { authorization: `Bearer ${TOKEN}` } })).body;
-const metric = (text: string, series: string) =>
-  Number(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+/** A series' value; a loop blocked for a whole sample has no delay reading, which Prometheus writes +Inf. */
+const metric = (text: string, series: string) => {
+  const value = new RegExp(`^${series.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1];
+  return value === "+Inf" ? Infinity : Number(value);
+};
 const shedCount = async (app: TestContext["app"], reason: string) =>
   metric(await scrape(app), `voltio_requests_shed_total{reason="${reason}"}`);
 
