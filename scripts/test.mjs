@@ -19,7 +19,8 @@ const checks = [
       // two cores is one).
       [{ ...vitest("server-postgres", ["server-postgres"], "--maxWorkers=2"), after: ["build"] }]
     : []),
-  { ...vitest("server-pglite", ["server-pglite"]), after: ["build"] },
+  // Two files at once here too: its longest files wait on the servers and CLIs they start (backup.test).
+  { ...vitest("server-pglite", ["server-pglite"], "--maxWorkers=2"), after: ["build"] },
   { name: "typecheck", command: "npm run typecheck" },
   vitest("unit", ["domain", "web", "scripts"]),
   // The storefront's weight: every route's first-visit JavaScript against its budget, on the real build.
