@@ -4,6 +4,7 @@ import { orderNumber } from "@voltio/domain/order-status";
 import { checkouts, mailOutbox, orders, products, sandboxCharges } from "../src/db/schema";
 import { newId } from "../src/integrations/payments/sandbox";
 import { returnUrl } from "../src/integrations/payments/sandbox-page";
+import type { ProviderPayment } from "../src/integrations/payments/provider";
 import type { TestContext } from "./app";
 
 export type Headers = Record<string, string>;
@@ -118,6 +119,23 @@ export function shop(t: TestContext) {
         .where(eq(sandboxCharges.id, chargeId))
         .returning();
       return new URL(returnUrl(charge!, "approved", paymentId));
+    },
+
+    /**
+     * The provider's answer for a checkout's approved payment as a foreign-currency one reads: the sandbox only
+     * speaks dollars, so a test settles this itself.
+     */
+    paidInPesos(paymentId: string, checkout: { id: number; amountCents: number }): ProviderPayment {
+      return {
+        id: paymentId,
+        status: "approved",
+        amountCents: checkout.amountCents,
+        reference: String(checkout.id),
+        currency: "ars",
+        refundedCents: 0,
+        disputed: false,
+        raw: {},
+      };
     },
 
     /**

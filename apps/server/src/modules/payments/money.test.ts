@@ -670,17 +670,11 @@ describe("the holes that were found", () => {
     const tab = await started(me);
     const returned = await card(tab.init_point);
     const checkout = await store.checkoutOf(tab.id);
-    // The sandbox only speaks dollars: the provider's answer is changed as a foreign payment would read.
-    const settled = await settlePayment(t.database.db, t.app.paymentProvider, {
-      id: returned.searchParams.get("payment_id")!,
-      status: "approved",
-      amountCents: checkout.amountCents,
-      reference: String(checkout.id),
-      currency: "ars",
-      refundedCents: 0,
-      disputed: false,
-      raw: {},
-    });
+    const settled = await settlePayment(
+      t.database.db,
+      t.app.paymentProvider,
+      store.paidInPesos(returned.searchParams.get("payment_id")!, checkout),
+    );
     expect(settled.reply.Status).toBe("amount_mismatch");
     expect(settled.refundQueued).toBe(true);
   });

@@ -144,17 +144,7 @@ describe("every automatic refund e-mails the buyer why", () => {
     const tab = await started(me);
     const back = await store.payWithCard(tab.init_point);
     const checkout = await store.checkoutOf(tab.id);
-    // The sandbox only speaks dollars: the provider's answer is changed as a foreign payment would read.
-    const foreign = {
-      id: back.searchParams.get("payment_id")!,
-      status: "approved" as const,
-      amountCents: checkout.amountCents,
-      reference: String(checkout.id),
-      currency: "ars",
-      refundedCents: 0,
-      disputed: false,
-      raw: {},
-    };
+    const foreign = store.paidInPesos(back.searchParams.get("payment_id")!, checkout);
     const settled = await settlePayment(t.database.db, t.app.paymentProvider, foreign);
     expect(settled).toMatchObject({ reply: { Status: "amount_mismatch" }, refundQueued: true, mailed: true });
     // The webhook's repeat: nothing more is refunded or mailed.
