@@ -100,6 +100,8 @@ export default defineConfig({
           include: ["apps/web/src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
           setupFiles: ["apps/web/src/test/setup.ts"],
+          // A bound for a hang: waits on a condition last up to 10 s (test/setup.ts).
+          testTimeout: 30_000,
         },
       },
     ],

@@ -1,4 +1,4 @@
-import { AxeBuilder } from "@axe-core/playwright";
+import { axeViolations } from "./axe";
 import {
   ADMIN,
   expect,
@@ -25,9 +25,9 @@ const PHONE = { width: 390, height: 844 };
 
 /** axe's color-contrast rule (WCAG AA: 4.5:1 for text) on what the page shows now. */
 async function expectContrast(page: Page) {
-  const results = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
+  const violations = await axeViolations(page, { rules: ["color-contrast"] });
   expect(
-    results.violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" "))),
+    violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" "))),
   ).toEqual([]);
 }
 

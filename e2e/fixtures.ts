@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
-import { AxeBuilder } from "@axe-core/playwright";
 import {
   test as base,
   expect,
@@ -12,6 +11,8 @@ import {
   type Locator,
   type Page,
 } from "@playwright/test";
+
+import { axeViolations } from "./axe";
 
 export { expect, type Page } from "@playwright/test";
 
@@ -384,9 +385,8 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
     .catch(() => null);
   if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await waitForStillness(page);
-  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
-  const results = await (include ? builder.include(include) : builder).analyze();
-  const serious = results.violations.filter(
+  const violations = await axeViolations(page, { include });
+  const serious = violations.filter(
     (violation) => violation.impact === "serious" || violation.impact === "critical",
   );
   expect(

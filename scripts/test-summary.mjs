@@ -79,12 +79,61 @@ export function summarize(exitStatus, dir = "reports") {
   return { ...total, steps };
 }
 
+/** The first line of a failure message, without colour codes and shortened: enough to tell which check broke. */
+const firstLine = (message = "") =>
+  message
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 300) ?? "";
+
+/**
+ * Which tests failed, a line or two each: CI shows only the end of its output, and a failed run should name
+ * its failures there rather than somewhere in thousands of lines above.
+ * @returns {string[]}
+ */
+export function failureLines(dir = "reports", limit = 20) {
+  const lines = [];
+  for (const { kind, file } of reportsOnDisk(dir)) {
+    let data;
+    try {
+      data = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      continue;
+    }
+    if (kind === "vitest") {
+      for (const suite of data.testResults) {
+        const where = suite.name.replace(`${process.cwd()}/`, "");
+        if (suite.status === "failed" && suite.assertionResults.length === 0)
+          lines.push(`✗ ${where}: ${firstLine(suite.message)}`);
+        for (const test of suite.assertionResults.filter((result) => result.status === "failed"))
+          lines.push(`✗ ${where} › ${test.fullName}\n    ${firstLine(test.failureMessages?.[0])}`);
+      }
+    } else {
+      const walk = (suite) => {
+        for (const child of suite.suites ?? []) walk(child);
+        for (const spec of suite.specs ?? [])
+          for (const test of spec.tests)
+            if (test.status === "unexpected") {
+              const error = test.results.at(-1)?.error?.message;
+              lines.push(`✗ e2e/${spec.file}:${spec.line} › ${spec.title}\n    ${firstLine(error)}`);
+            }
+      };
+      for (const suite of data.suites) walk(suite);
+    }
+  }
+  return lines.length > limit ? [...lines.slice(0, limit), `… and ${lines.length - limit} more`] : lines;
+}
+
 export const summaryLine = ({ passed, failed, skipped }) =>
   `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const exitStatus = Number(process.argv[2] ?? 0);
   const total = summarize(exitStatus);
+  const failures = failureLines();
+  if (failures.length) console.log(`failed:\n${failures.join("\n")}`);
   console.log(summaryLine(total));
   process.exit(total.failed > 0 || exitStatus !== 0 ? 1 : 0);
 }

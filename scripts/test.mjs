@@ -3,7 +3,7 @@
 // Playwright journeys start when all of those are done, so the browsers don't compete with them for CPU.
 import { rmSync } from "node:fs";
 import { runSteps } from "./run-steps.mjs";
-import { summarize, summaryLine } from "./test-summary.mjs";
+import { failureLines, summarize, summaryLine } from "./test-summary.mjs";
 
 const vitest = (name, projects, flags = "") => ({
   name,
@@ -56,6 +56,8 @@ for (const step of total.steps) {
     `${step.name.padEnd(17)} ${result.padEnd(10)} ${tests.padEnd(25)} ${(step.ms / 1000).toFixed(1).padStart(6)} s`,
   );
 }
+const failures = failureLines();
+if (failures.length) console.log(`failed:\n${failures.join("\n")}`);
 console.log(`${"total".padEnd(54)} ${(ms / 1000).toFixed(1).padStart(6)} s`);
 console.log(summaryLine(total));
 process.exit(code);
