@@ -26,9 +26,7 @@ const PHONE = { width: 390, height: 844 };
 /** axe's color-contrast rule (WCAG AA: 4.5:1 for text) on what the page shows now. */
 async function expectContrast(page: Page) {
   const violations = await axeViolations(page, { rules: ["color-contrast"] });
-  expect(
-    violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" "))),
-  ).toEqual([]);
+  expect(violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" ")))).toEqual([]);
 }
 
 test("at 390 px the admin menu is one button naming the screen, usable by keyboard; axe in both themes", async ({

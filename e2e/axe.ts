@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import type { AxeResults, RunOptions } from "axe-core";
+import type axe from "axe-core";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -24,7 +25,7 @@ export async function axeViolations(
   };
   return page.evaluate(
     ([context, runOptions]) =>
-      (window as unknown as { axe: typeof import("axe-core") }).axe
+      (window as unknown as { axe: typeof axe }).axe
         .run(context ?? document, runOptions)
         .then((results) => results.violations),
     [include ?? null, options] as const,

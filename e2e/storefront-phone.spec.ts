@@ -250,7 +250,5 @@ async function expectContrastInBothThemes(page: Page) {
 /** axe's color-contrast rule (WCAG AA: 4.5:1 for text) on what the page shows now. */
 async function expectContrast(page: Page) {
   const violations = await axeViolations(page, { rules: ["color-contrast"] });
-  expect(
-    violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" "))),
-  ).toEqual([]);
+  expect(violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" ")))).toEqual([]);
 }

@@ -82,6 +82,7 @@ export function summarize(exitStatus, dir = "reports") {
 /** The first line of a failure message, without colour codes and shortened: enough to tell which check broke. */
 const firstLine = (message = "") =>
   message
+    // eslint-disable-next-line no-control-regex -- the escape that starts a terminal colour code
     .replace(/\x1b\[[0-9;]*m/g, "")
     .split("\n")
     .find((line) => line.trim())
