@@ -39,6 +39,20 @@ export function useProducts(filters: ProductFilters, options: { enabled?: boolea
   });
 }
 
+/** A search box's product suggestions: a short first page, asked only while `enabled`. */
+export function useProductSuggestions(
+  filters: ProductFilters,
+  { enabled, staleTime }: { enabled: boolean; staleTime?: number },
+) {
+  return useQuery({
+    queryKey: ["products", filters],
+    queryFn: ({ signal }) => fetchProducts(filters, signal),
+    enabled,
+    // Left out unless given: an undefined staleTime would override the client's default.
+    ...(staleTime === undefined ? {} : { staleTime }),
+  });
+}
+
 /** A product's description, for a guest's list line that was added without one (guest-lists.ts). */
 export const productDescription = async (id: number) =>
   (await apiFetch<Product>(`/products/${id}`)).description;
@@ -64,6 +78,29 @@ export function useCategories(search?: string, { withProducts }: { withProducts?
     queryFn: ({ signal }) => apiFetch<Category[]>(path, { signal }),
     ...bootReply<Category[]>(path),
     staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * A search box's category suggestions: asked only while `enabled` (the text is long enough). `withProducts`
+ * as in useCategories; no initial data, as no page embeds a search's categories.
+ */
+export function useCategorySuggestions(
+  search: string,
+  {
+    withProducts = false,
+    enabled,
+    staleTime,
+  }: { withProducts?: boolean; enabled: boolean; staleTime?: number },
+) {
+  return useQuery({
+    queryKey: ["categories", search, withProducts],
+    queryFn: ({ signal }) =>
+      apiFetch<Category[]>(`/categories${toQuery({ search, withProducts: withProducts || undefined })}`, {
+        signal,
+      }),
+    enabled,
+    ...(staleTime === undefined ? {} : { staleTime }),
   });
 }
 

@@ -1,12 +1,9 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
-import { useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
-import type { Category } from "@voltio/domain/catalog";
 import { priceToday } from "@voltio/domain/pricing";
-import { apiFetch, toQuery } from "@/api/client";
-import { fetchProducts } from "@/api/catalog";
+import { useCategorySuggestions, useProductSuggestions } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { usd } from "@/components/ui/usd";
@@ -52,19 +49,11 @@ export function SearchBox() {
   const enabled = suggestsFor(query);
   const { data: store } = useStoreInfo();
 
-  const categories = useQuery({
-    queryKey: ["categories", query, true],
-    queryFn: ({ signal }) =>
-      apiFetch<Category[]>(`/categories${toQuery({ search: query, withProducts: true })}`, { signal }),
-    enabled,
-    staleTime: 60_000,
-  });
-  const products = useQuery({
-    queryKey: ["products", { search: query, limit: SUGGESTED_PRODUCTS, offset: 1 }],
-    queryFn: ({ signal }) => fetchProducts({ search: query, limit: SUGGESTED_PRODUCTS, offset: 1 }, signal),
-    enabled,
-    staleTime: 60_000,
-  });
+  const categories = useCategorySuggestions(query, { withProducts: true, enabled, staleTime: 60_000 });
+  const products = useProductSuggestions(
+    { search: query, limit: SUGGESTED_PRODUCTS, offset: 1 },
+    { enabled, staleTime: 60_000 },
+  );
 
   const options: Option[] = enabled
     ? [

@@ -2,14 +2,14 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, ChevronDown, MapPin, Plus, Trash2 } from "lucide-react";
-import type { Address, AddressValues, User } from "@voltio/domain/account";
-import { apiFetch } from "@/api/client";
+import type { Address, AddressValues } from "@voltio/domain/account";
 import { storeUser, updateUser } from "@/api/session";
 import { Button } from "@/components/ui/Button";
 import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { AddressForm } from "./AddressForm";
+import { useAddAddress, useDeleteAddress } from "./api";
 
 /**
  * The 'Adresses' modal (SPEC.md §2): each address shows city, street and number and expands to be edited or
@@ -28,13 +28,12 @@ export function AddressesDialog({
   const client = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [expanded, setExpanded] = useState<number | null>(null);
+  const addAddress = useAddAddress();
+  const deleteAddress = useDeleteAddress();
 
   const create = async (values: AddressValues) => {
     try {
-      storeUser(
-        client,
-        await apiFetch<User>("/user/direction", { method: "POST", body: JSON.stringify(values) }),
-      );
+      await addAddress.mutateAsync(values);
       setAdding(false);
     } catch (error) {
       // SPEC.md §8: address add failures are only logged.
@@ -54,7 +53,7 @@ export function AddressesDialog({
 
   const remove = async (id: number) => {
     try {
-      storeUser(client, await apiFetch<User>(`/user/direction/${id}`, { method: "DELETE" }));
+      await deleteAddress.mutateAsync(id);
       setExpanded(null);
     } catch (error) {
       console.error("The address could not be deleted", error);

@@ -2,13 +2,14 @@ import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "@/i18n";
 import { useQueryClient } from "@tanstack/react-query";
 import { Camera, Check, LoaderCircle, X } from "lucide-react";
-import type { UploadReply, User } from "@voltio/domain/account";
-import { ApiError, apiFetch } from "@/api/client";
+import type { User } from "@voltio/domain/account";
+import { ApiError } from "@/api/client";
 import { storeUser, updateUser } from "@/api/session";
 import { Avatar } from "@/components/Avatar";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
+import { useUploadPicture } from "./api";
 
 const ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";
 
@@ -22,6 +23,7 @@ export function PictureEditor({ user }: { user: User }) {
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<string | null>(null);
   const [busy, setBusy] = useState<"upload" | "save" | null>(null);
+  const upload = useUploadPicture();
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -29,9 +31,7 @@ export function PictureEditor({ user }: { user: User }) {
     if (!file) return;
     setBusy("upload");
     try {
-      const body = new FormData();
-      body.append("file", file);
-      const { secure_url } = await apiFetch<UploadReply>("/uploads", { method: "POST", body });
+      const { secure_url } = await upload.mutateAsync(file);
       setPending(secure_url);
     } catch (error) {
       const tooBig = error instanceof ApiError && error.status === 413;

@@ -1,19 +1,15 @@
 import { useDeferredValue } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
-import { useQuery } from "@tanstack/react-query";
 import { ArrowRight } from "lucide-react";
-import { fetchProducts, useCategories, usePricingContext, useSales } from "@/api/catalog";
+import { useCategories, usePricingContext, useSales } from "@/api/catalog";
 import { NewsletterBlock } from "@/components/NewsletterBlock";
 import { usePageTitle } from "@/components/page-title";
 import { focusRingClass } from "@/components/ui/focus-ring";
-import { pickCarouselCategories } from "./carousel-categories";
+import { useHomeCarousels } from "./api";
 import { CategoryCarousels } from "./CategoryCarousels";
 import { SalesBanner } from "./SalesBanner";
 import { categoryListingPath } from "@/components/paths";
-
-/** A carousel needs a few pages of cards, not the whole category: the count decides whether it shows. */
-const CAROUSEL_PRODUCTS = 12;
 
 export function HomePage() {
   const { t } = useTranslation();
@@ -25,17 +21,7 @@ export function HomePage() {
   const { data: sales } = useSales();
   const { today, globalSales } = usePricingContext();
   const categoriesSettled = !categories.isPending;
-  const carousels = useQuery({
-    queryKey: ["home-carousels", categories.data?.length ?? null],
-    queryFn: ({ signal }) =>
-      pickCarouselCategories({
-        categoryCount: categories.data?.length,
-        load: (categoryId) => fetchProducts({ categoryId, limit: CAROUSEL_PRODUCTS, offset: 1 }, signal),
-      }),
-    enabled: categoriesSettled,
-    // The draw is random: keep it while the shopper goes back and forth, instead of reshuffling.
-    staleTime: Infinity,
-  });
+  const carousels = useHomeCarousels(categories.data?.length, categoriesSettled);
 
   // Three rows of cards: rendered in a low-priority pass that yields to the browser.
   const deferredPicks = useDeferredValue(carousels.data);

@@ -11,11 +11,10 @@ import {
   type Resolver,
 } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "@/i18n";
 import { productInputSchema, type ProductInput } from "@voltio/domain/admin";
 import type { Product } from "@voltio/domain/catalog";
-import { ApiError, apiFetch } from "@/api/client";
+import { ApiError } from "@/api/client";
 import { usePricingContext, useProduct } from "@/api/catalog";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { usePageTitle } from "@/components/page-title";
@@ -24,7 +23,7 @@ import { Card } from "@/components/ui/Card";
 import { Modal } from "@/components/ui/Modal";
 import { ProductTile } from "@/components/ui/ProductTile";
 import { showToast } from "@/components/ui/toast";
-import { refreshCatalogue } from "../api";
+import { useSaveProduct } from "./api";
 import { CategoryPicker } from "./CategoryPicker";
 import { ImagePicker } from "./ImagePicker";
 import { TextInput } from "./ProductFormControls";
@@ -79,7 +78,7 @@ function ProductForm({ product }: { product: Product | undefined }) {
     t("titles.page", { page: editing ? t("admin.form.editTitle") : t("admin.menu.createProduct") }),
   );
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const saveProduct = useSaveProduct(product);
   const form = useForm<ProductDraft, unknown, ProductInput>({
     // The draft is text where the schema also takes numbers and objects: a narrower input it reads as well.
     resolver: zodResolver(productInputSchema) as Resolver<ProductDraft, unknown, ProductInput>,
@@ -99,12 +98,7 @@ function ProductForm({ product }: { product: Product | undefined }) {
   const save = async (input: ProductInput) => {
     setServerError(null);
     try {
-      await apiFetch<Product>(editing ? `/products/${product.id}` : "/products", {
-        method: editing ? "PUT" : "POST",
-        // An edit is a change from the stock the form loaded: the server refuses it if a sale moved it since.
-        body: JSON.stringify(editing ? { ...input, stockBefore: product.stock } : input),
-      });
-      await refreshCatalogue(client);
+      await saveProduct.mutateAsync(input);
       if (editing) {
         showToast(t("admin.form.saved"));
         setDialog(null);

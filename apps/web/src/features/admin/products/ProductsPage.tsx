@@ -1,12 +1,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pencil, Percent, Search, X } from "lucide-react";
 import { useTranslation } from "@/i18n";
-import type { Category, Product } from "@voltio/domain/catalog";
+import type { Product } from "@voltio/domain/catalog";
 import { formatDollars } from "@voltio/domain/money";
-import { apiFetch, toQuery } from "@/api/client";
-import { fetchProducts, useCategories, useProducts } from "@/api/catalog";
+import { toQuery } from "@/api/client";
+import { useCategories, useCategorySuggestions, useProductSuggestions, useProducts } from "@/api/catalog";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { usePageTitle } from "@/components/page-title";
 import { useDebouncedValue } from "@/components/use-debounced-value";
@@ -15,9 +14,9 @@ import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
-import { refreshCatalogue } from "../api";
 import { Field } from "../Field";
 import { PageBar } from "../PageBar";
+import { useDeleteProduct } from "./api";
 
 /** SPEC.md §9: the admin list starts at limit 8, offset 1. */
 const ADMIN_LIMIT = 8;
@@ -37,7 +36,6 @@ export function ProductsPage() {
   usePageTitle(t("titles.page", { page: t("admin.menu.products") }));
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const categories = useCategories();
   const categorySelectId = useId();
   const filters = {
@@ -49,23 +47,17 @@ export function ProductsPage() {
   };
   const products = useProducts(filters);
   const [deleting, setDeleting] = useState<Product | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleteProduct = useDeleteProduct({
+    onSuccess: () => showToast(t("admin.products.deleted")),
+    onError: () => showToast(t("admin.products.deleteFailed"), "error"),
+    onSettled: () => setDeleting(null),
+  });
 
   const go = (next: Record<string, string | number | undefined>) =>
     void navigate(`/admin/products${toQuery({ limit: filters.limit, offset: 1, ...next })}`);
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await apiFetch(`/products/${deleting.id}`, { method: "DELETE" });
-      showToast(t("admin.products.deleted"));
-      await refreshCatalogue(client);
-    } catch {
-      showToast(t("admin.products.deleteFailed"), "error");
-    }
-    setBusy(false);
-    setDeleting(null);
+  const remove = () => {
+    if (deleting) deleteProduct.mutate(deleting.id);
   };
 
   const totalPages = products.data?.totalPages ?? 1;
@@ -174,8 +166,8 @@ export function ProductsPage() {
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t("admin.products.confirmDelete")}
         description={deleting?.title}
-        onAccept={() => void remove()}
-        busy={busy}
+        onAccept={remove}
+        busy={deleteProduct.isPending}
       />
     </div>
   );
@@ -200,17 +192,11 @@ function AdminSearch({
   const [text, setText] = useState(initial);
   const query = useDebouncedValue(text.trim(), 250);
   const enabled = fetchesFor(query);
-  const categories = useQuery({
-    queryKey: ["categories", query],
-    queryFn: ({ signal }) => apiFetch<Category[]>(`/categories${toQuery({ search: query })}`, { signal }),
-    enabled,
-  });
-  const products = useQuery({
-    queryKey: ["products", { search: query, limit: 5, offset: 1, includeOutOfStock: true }],
-    queryFn: ({ signal }) =>
-      fetchProducts({ search: query, limit: 5, offset: 1, includeOutOfStock: true }, signal),
-    enabled,
-  });
+  const categories = useCategorySuggestions(query, { enabled });
+  const products = useProductSuggestions(
+    { search: query, limit: 5, offset: 1, includeOutOfStock: true },
+    { enabled },
+  );
   const open = showsFor(text) && enabled && (categories.data?.length || products.data?.products.length);
 
   const submit = (event: FormEvent) => {
