@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { normalizeIP } from "@fastify/rate-limit";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { TooManyAttempts } from "../../errors";
+import { normalizeIp } from "../../http/normalize-ip";
 import { SharedWindowCounter } from "./shared-counter";
 
 const emailOf = (request: FastifyRequest) => {
@@ -10,8 +10,8 @@ const emailOf = (request: FastifyRequest) => {
   return typeof email === "string" ? email.trim().toLowerCase() : "";
 };
 
-/** The client's address, IPv6 by its /64: one machine rarely has just one address there. */
-const addressOf = (request: FastifyRequest) => normalizeIP(request.ip, 64);
+/** The client's address, IPv6 by its /64 (normalize-ip.ts). */
+const addressOf = (request: FastifyRequest) => normalizeIp(request.ip);
 
 /** Every auth limit counts in one window length, in the database all processes share. */
 export const authCounter = (db: Db, config: Pick<Config, "authRateLimit">) =>
