@@ -235,10 +235,12 @@ describe.skipIf(!postgresPrograms())("the database goes away under load", { time
     }
     const failures = answers.filter(({ status }) => status >= 500 || status === 0);
     expect(failures.filter(({ status, retryAfter }) => status !== 503 || retryAfter !== "5")).toEqual([]);
-    // The load met the outage: some requests were refused, and many were served on either side of it.
+    // The load met the outage: some requests were refused, and others were served on either side of it. How
+    // many depends on the machine's speed (a loaded CI machine served 4 cart adds a shopper): these only say
+    // there was something to check below.
     expect(failures.length).toBeGreaterThan(0);
-    expect(answers.filter(({ status }) => status < 300).length).toBeGreaterThan(50);
-    expect(acknowledged.length).toBeGreaterThan(10);
+    expect(answers.filter(({ status }) => status < 300).length).toBeGreaterThan(20);
+    expect(acknowledged.length).toBeGreaterThan(0);
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -254,7 +256,7 @@ describe.skipIf(!postgresPrograms())("the database goes away under load", { time
           "select o.amount from orders o join users u on u.id = o.user_id where u.email = 'shopper@voltio.test' and o.product_id = $1 and o.status = 'inCart'",
           [productId],
         );
-        expect(acked).toBeGreaterThan(5);
+        expect(acked).toBeGreaterThan(0);
         expect(lines[0]?.amount).toBeGreaterThanOrEqual(acked);
         expect(lines[0]?.amount).toBeLessThanOrEqual(tried);
       }
