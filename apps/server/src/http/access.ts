@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { NotAllowed, NotSignedIn } from "../errors";
-import { ROLE_CHANGED_HEADER, type Caller } from "../modules/auth/access-token";
+import { ROLE_CHANGED_HEADER } from "../modules/auth/access-token";
+import type { Caller } from "../modules/identity/caller";
 
 /** Who may call a route (DESIGN.md §4): anyone, a signed-in user (admins too), or an admin. */
 export const ACCESS_LEVELS = ["public", "user", "admin"] as const;

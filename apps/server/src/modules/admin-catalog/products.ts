@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { categories, productCategories, productImages, products } from "../../db/schema";
 import { Conflict, NotFound } from "../../errors";
 import { lockStock } from "../inventory/stock";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 import { categoryIllustrationUrl, kindForCategory } from "../illustrations/svg";
 import { recordChange } from "../audit/service";
 

@@ -3,7 +3,7 @@ import type { SaleInput } from "@voltio/domain/admin";
 import type { Db } from "../../db/client";
 import { categories, products, saleCategories, saleProducts, sales } from "../../db/schema";
 import { InvalidInput, NotFound } from "../../errors";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
 
 /**

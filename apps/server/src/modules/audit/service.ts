@@ -3,7 +3,7 @@ import type { AuditPage, AuditQuery } from "@voltio/domain/audit";
 import { pageInfo } from "@voltio/domain/http";
 import type { Db } from "../../db/client";
 import { auditLog, users } from "../../db/schema";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 
 /** GET /audit (issue 13 point 5): the admins' changes, newest first, by entity and by admin. */
 export async function pageAudit(db: Db, { entity, actorId, page, limit }: AuditQuery): Promise<AuditPage> {

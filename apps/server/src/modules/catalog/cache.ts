@@ -1,5 +1,5 @@
 import type { Change } from "../../db/changes";
-import { LiveSearchIndex } from "./live-search-index";
+import { LiveSearchIndex } from "./search/live-index";
 import { TtlCache } from "./ttl-cache";
 import type { CatalogReference } from "./reference";
 
@@ -21,7 +21,7 @@ export class CatalogCache {
   readonly counts: TtlCache<number>;
   /** Categories and sales as the product replies need them (service.ts). */
   readonly reference: TtlCache<CatalogReference>;
-  /** What search reads (search-index.ts). */
+  /** What search reads (search/search-index.ts). */
   readonly search: LiveSearchIndex;
 
   constructor(options: { replyTtlSeconds: number; countTtlSeconds: number; replyMaxBytes?: number }) {

@@ -5,8 +5,8 @@ import type { SaleTerms } from "@voltio/domain/discount";
 import { toCents } from "@voltio/domain/money";
 import { ratingAverage } from "@voltio/domain/reviews";
 import { rawQuery, type RawQuery } from "../../db/raw";
-import type { LiveSearchIndex } from "./live-search-index";
-import { searchTerms } from "./search-words";
+import type { LiveSearchIndex } from "./search/live-index";
+import { searchTerms } from "./search/words";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./ttl-cache";
@@ -273,7 +273,7 @@ function listingValues(query: ProductListQuery): number[] {
   return values;
 }
 
-/** A search (search-index.ts): the index picks the page's products, the database gives their rows. */
+/** A search (search/search-index.ts): the index picks the page's products, the database gives their rows. */
 async function searchProducts(
   db: Db,
   query: ProductListQuery,

@@ -2,7 +2,7 @@ import type { Networks } from "@voltio/domain/catalog";
 import type { NetworksInput } from "@voltio/domain/newsletter";
 import type { Db } from "../../db/client";
 import { networks } from "../../db/schema";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
 
 const columns = { facebook: networks.facebook, twitter: networks.twitter, instagram: networks.instagram };

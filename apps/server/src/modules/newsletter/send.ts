@@ -13,7 +13,7 @@ import { mailOutbox, newsletterEmails, users } from "../../db/schema";
 import { Conflict, InvalidInput } from "../../errors";
 import { escapeXml } from "../../http/escape";
 import type { ClaimedMail } from "../../integrations/mail/worker";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
 import { unsubscribeUrl } from "./service";
 

@@ -22,7 +22,7 @@ import {
   users,
 } from "../../db/schema";
 import { NotFound } from "../../errors";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 
 /**
  * A purchase as its buyer (and the back office) sees it after paying (issue 23 point 1): everything a paid

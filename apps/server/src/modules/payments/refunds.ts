@@ -13,7 +13,7 @@ import { bulkOrders, checkouts, orders, payments, refunds } from "../../db/schem
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import type { PaymentProvider } from "../../integrations/payments/provider";
 import { queueMail } from "../../integrations/mail/outbox";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
 import { giveBackStock, lockStock, unitsPerProduct } from "../inventory/stock";
 import { buyerEmail } from "./buyer";

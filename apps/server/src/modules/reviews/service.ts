@@ -12,7 +12,7 @@ import type { Db } from "../../db/client";
 import { comments, orders, products, users } from "../../db/schema";
 import { recordChange } from "../audit/service";
 import { Conflict, NotAllowed, NotFound } from "../../errors";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 
 /**
  * Reviews (issue 11; SPEC.md §2, §4 Review, §7; DESIGN.md §4): verified buyers only, one per customer and

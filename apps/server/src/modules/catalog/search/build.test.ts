@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../../test/database";
-import type { Database } from "../../db/client";
-import { rawQuery } from "../../db/raw";
-import { indexCatalogue } from "./search-index-build";
+import { createTestDatabase } from "../../../../test/database";
+import type { Database } from "../../../db/client";
+import { rawQuery } from "../../../db/raw";
+import { indexCatalogue } from "./build";
 
 let database: Database;
 beforeAll(async () => {

@@ -1,5 +1,4 @@
-import type { RawQuery } from "../../db/raw";
-import { placesOf } from "./search-index-parts";
+import type { RawQuery } from "../../../db/raw";
 import {
   FACTS_COLUMNS,
   readCategories,
@@ -8,8 +7,8 @@ import {
   type FactsRow,
   type LinkRow,
   type ProductRow,
-} from "./search-index-rows";
-import { trigrams } from "./search-words";
+} from "./catalogue-rows";
+import { placesOf, trigrams } from "./words";
 
 /** The words' part of a search index as built from the whole catalogue (search-index.ts). */
 export interface BuiltIndex {
@@ -42,7 +41,7 @@ const PAIRS_START = 8 * 1024 * 1024;
 /**
  * Reads the live catalogue and indexes its words; each product's facts and the categories come back too.
  * Batches are separate statements, not one snapshot: a product written meanwhile is in the changes the live
- * index applies after the build (live-search-index.ts), as any write during a one-statement read was.
+ * index applies after the build (live-index.ts), as any write during a one-statement read was.
  */
 export async function indexCatalogue(
   run: RawQuery,

@@ -1,8 +1,8 @@
-import type { RawQuery } from "../../db/raw";
+import type { RawQuery } from "../../../db/raw";
 
 /**
  * What the search index reads from the database: the whole catalogue when it is built (search-index.ts), and
- * the products, stock, categories or links a change names when it is updated (live-search-index.ts).
+ * the products, stock, categories or links a change names when it is updated (live-index.ts).
  */
 
 /** What a search needs to know of one product besides its words: the filters and sorts of the listing. */

@@ -1,7 +1,7 @@
-import type { Change } from "../../db/changes";
-import type { RawQuery } from "../../db/raw";
+import type { Change } from "../../../db/changes";
+import type { RawQuery } from "../../../db/raw";
 import { SearchIndex } from "./search-index";
-import { hasChanges, noChanges, readChanges, type ChangedRows } from "./search-index-rows";
+import { hasChanges, noChanges, readChanges, type ChangedRows } from "./catalogue-rows";
 
 /**
  * The index as this process keeps it: built on the first search, then updated in place as notifications

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestContext } from "../../../test/app";
+import { createTestApp, type TestContext } from "../../../../test/app";
 
 /**
  * Search relevance over the demo catalogue (issue 14 point 4): a judged query set — each query with the

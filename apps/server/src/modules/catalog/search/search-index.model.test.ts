@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestContext } from "../../../test/app";
-import { listenForChanges, type ChangeFeed } from "../../db/changes";
-import { rawQuery } from "../../db/raw";
-import { LiveSearchIndex } from "./live-search-index";
+import { createTestApp, type TestContext } from "../../../../test/app";
+import { listenForChanges, type ChangeFeed } from "../../../db/changes";
+import { rawQuery } from "../../../db/raw";
+import { LiveSearchIndex } from "./live-index";
 import { SearchIndex, type SearchQuery } from "./search-index";
-import { searchTerms } from "./search-words";
+import { searchTerms } from "./words";
 
 /**
  * Issue 22 point 2, model-based: fast-check writes to the catalogue by SQL, as any process or tool would —

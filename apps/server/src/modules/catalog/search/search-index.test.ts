@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { products } from "../../db/schema";
-import { rawQuery } from "../../db/raw";
-import { createTestApp, type TestContext } from "../../../test/app";
-import { LiveSearchIndex } from "./live-search-index";
-import { searchTerms, words } from "./search-words";
+import { products } from "../../../db/schema";
+import { rawQuery } from "../../../db/raw";
+import { createTestApp, type TestContext } from "../../../../test/app";
+import { LiveSearchIndex } from "./live-index";
+import { searchTerms, words } from "./words";
 
 let t: TestContext;
 let admin: Record<string, string>;

@@ -1,4 +1,4 @@
-import type { RawQuery } from "../../db/raw";
+import type { RawQuery } from "../../../db/raw";
 import {
   type CategoryRow,
   type ChangedProductRow,
@@ -6,12 +6,12 @@ import {
   type FactsRow,
   type IndexChanges,
   type LinkRow,
-} from "./search-index-rows";
-import { exactForms, words } from "./search-words";
-import { EXACT, PREFIX, TYPO, CATEGORY, RAISE, WORTH_OF_PLACES } from "./search-scoring";
-import { indexCatalogue, type BuiltIndex } from "./search-index-build";
-import { Vocabulary } from "./search-vocabulary";
-import { grown, lowerBound, placesOf } from "./search-index-parts";
+} from "./catalogue-rows";
+import { exactForms, placesOf, words } from "./words";
+import { EXACT, PREFIX, TYPO, CATEGORY, RAISE, WORTH_OF_PLACES } from "./scoring";
+import { indexCatalogue, type BuiltIndex } from "./build";
+import { Vocabulary } from "./vocabulary";
+import { grown, lowerBound } from "./typed-arrays";
 
 /**
  * The catalogue's search index, held in each server process (ADR 0011). A search ranks every product that
@@ -72,7 +72,7 @@ export class SearchIndex {
   /** 1 where the product is in the catalogue: a retired one keeps its position, empty, until the next build. */
   private live: Uint8Array;
   private liveCount: number;
-  /** The catalogue's words by number, with their lookups (search-vocabulary.ts). */
+  /** The catalogue's words by number, with their lookups (vocabulary.ts). */
   private readonly words: Vocabulary;
   /** Built postings of word w: postings[starts[w]..starts[w+1]), each position << 3 | places. */
   private starts: Int32Array;

@@ -1,24 +1,4 @@
-import { DESCRIPTION, NAME, TITLE } from "./search-scoring";
-import type { TextRow } from "./search-index-rows";
-import { words } from "./search-words";
-
-/** Small pieces the search index is built and updated with. */
-
-/** A product's words with the places each is found in, by word number (`number` numbers a word). */
-export function placesOf(row: TextRow, number: (word: string) => number): Map<number, number> {
-  const places = new Map<number, number>();
-  for (const [text, place] of [
-    [row.title, TITLE],
-    [row.name, NAME],
-    [row.description, DESCRIPTION],
-  ] as const) {
-    for (const word of words(text)) {
-      const n = number(word.slice(0, 40));
-      places.set(n, (places.get(n) ?? 0) | place);
-    }
-  }
-  return places;
-}
+/** The typed arrays the search index keeps its postings in: search them, and grow them. */
 
 /** Where `value` is, or would go, in the sorted `array`. */
 export function lowerBound(array: Int32Array, value: number, end = array.length): number {

@@ -1,7 +1,7 @@
-import type { BuiltIndex } from "./search-index-build";
-import { grown } from "./search-index-parts";
-import { NEAR_BEST, NEAREST, SIMILARITY_THRESHOLD } from "./search-scoring";
-import { trigrams } from "./search-words";
+import type { BuiltIndex } from "./build";
+import { grown } from "./typed-arrays";
+import { NEAR_BEST, NEAREST, SIMILARITY_THRESHOLD } from "./scoring";
+import { trigrams } from "./words";
 
 /**
  * The catalogue's words for the search index (search-index.ts): each word's number, the numbers sorted by word

@@ -1,3 +1,6 @@
+import type { TextRow } from "./catalogue-rows";
+import { DESCRIPTION, NAME, TITLE } from "./scoring";
+
 /** How the catalogue search splits text into words and compares them (search-index.ts). */
 
 /** The words of a text or a search: lower-case runs of letters and digits. */
@@ -44,4 +47,20 @@ export function trigrams(word: string): Set<string> {
   const result = new Set<string>();
   for (let i = 0; i + 3 <= padded.length; i++) result.add(padded.slice(i, i + 3));
   return result;
+}
+
+/** A product's words with the places each is found in, by word number (`number` numbers a word). */
+export function placesOf(row: TextRow, number: (word: string) => number): Map<number, number> {
+  const places = new Map<number, number>();
+  for (const [text, place] of [
+    [row.title, TITLE],
+    [row.name, NAME],
+    [row.description, DESCRIPTION],
+  ] as const) {
+    for (const word of words(text)) {
+      const n = number(word.slice(0, 40));
+      places.set(n, (places.get(n) ?? 0) | place);
+    }
+  }
+  return places;
 }
