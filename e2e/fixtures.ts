@@ -383,7 +383,13 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
     .first()
     .boundingBox({ timeout: 500 })
     .catch(() => null);
-  if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  if (box) {
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // The pointer also spreads the stack: the toasts behind the front one fade their text in (0.4 s). Once
+    // they say so, that fade is a running transition the wait below sees; before, it may not have begun
+    // (CI audited a toast's title mid-fade so).
+    await expect(page.locator('[data-sonner-toast][data-expanded="false"]')).toHaveCount(0);
+  }
   await waitForStillness(page);
   const violations = await axeViolations(page, { include });
   const serious = violations.filter(
