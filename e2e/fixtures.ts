@@ -409,19 +409,27 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
 async function waitForStillness(page: Page) {
   await page
     .waitForFunction(
-      () =>
-        document.querySelectorAll('[data-sonner-toast][data-mounted="false"]').length === 0 &&
-        Array.from(document.querySelectorAll("[data-sonner-toast], [data-sonner-toast] > *")).every(
-          (element) => ["0", "1"].includes(getComputedStyle(element).opacity),
-        ) &&
-        document
-          .getAnimations()
-          .every(
-            (animation) =>
-              animation.playState !== "running" ||
-              animation.effect?.getComputedTiming().iterations === Infinity,
-          ),
-      null,
+      (call) => {
+        const still =
+          document.querySelectorAll('[data-sonner-toast][data-mounted="false"]').length === 0 &&
+          Array.from(document.querySelectorAll("[data-sonner-toast], [data-sonner-toast] > *")).every(
+            (element) => ["0", "1"].includes(getComputedStyle(element).opacity),
+          ) &&
+          document
+            .getAnimations()
+            .every(
+              (animation) =>
+                animation.playState !== "running" ||
+                animation.effect?.getComputedTiming().iterations === Infinity,
+            );
+        // Still over three frames running, not one: a change made by the last event may start its
+        // transition only on the next frame.
+        const count = window as unknown as { stillness?: { call: number; frames: number } };
+        const frames = count.stillness?.call === call ? count.stillness.frames : 0;
+        count.stillness = { call, frames: still ? frames + 1 : 0 };
+        return count.stillness.frames >= 3;
+      },
+      Math.random(),
       { timeout: 5000 },
     )
     .catch(() => {});
