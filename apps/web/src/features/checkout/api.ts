@@ -54,8 +54,8 @@ export function useBackToCart(screen: ScreenCallbacks<void, readonly number[]> =
       for (const id of orderIds) await moveOrder(id, "inCart");
     },
     onSettled: async (...args) => {
-      await screen.onSettled?.(...args);
       await refreshOrders(client);
+      await screen.onSettled?.(...args);
     },
   });
 }
@@ -82,8 +82,8 @@ export function useRepairShortage<V extends ShortageRepair>(screen: ScreenCallba
       return cutTo === null ? null : (await addPendingOrder(productId, new Date().toString(), cutTo)).id;
     },
     onSettled: async (...args) => {
-      await screen.onSettled?.(...args);
       await refreshOrders(client);
+      await screen.onSettled?.(...args);
     },
   });
 }

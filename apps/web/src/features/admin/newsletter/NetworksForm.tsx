@@ -1,5 +1,4 @@
 import { useId, useState, type FormEvent } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, Share2 } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { Networks } from "@voltio/domain/catalog";
@@ -11,7 +10,7 @@ import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
 import { Field } from "../Field";
-import { saveNetworks, useNetworkLinks } from "./api";
+import { useNetworkLinks, useSaveNetworks } from "./api";
 import { ruleText } from "./receivers";
 
 const NAMES: Record<Network, string> = { facebook: "Facebook", twitter: "Twitter", instagram: "Instagram" };
@@ -60,7 +59,7 @@ export function NetworksForm() {
 function NetworksFields({ initial, headingId }: { initial: Draft; headingId: string }) {
   const { t } = useTranslation();
   const id = useId();
-  const client = useQueryClient();
+  const saveNetworks = useSaveNetworks();
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<Network, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -85,7 +84,7 @@ function NetworksFields({ initial, headingId }: { initial: Draft; headingId: str
     ) as Record<Network, string>;
     setBusy(true);
     try {
-      await saveNetworks(client, body);
+      await saveNetworks.mutateAsync(body);
       setErrors({});
       window.alert(t("admin.newsletter.networks.sent"));
     } catch (error) {

@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, LoaderCircle, Send } from "lucide-react";
 import type { z } from "zod";
 import { useTranslation } from "@/i18n";
@@ -20,7 +19,7 @@ import { Card } from "@/components/ui/Card";
 import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";
 import { Field } from "../Field";
-import { afterNewsletterSent, sendNewsletter } from "./api";
+import { useSendNewsletter } from "./api";
 import { addTyped, hasAll, ruleText } from "./receivers";
 import { ReceiversPicker } from "./ReceiversPicker";
 
@@ -44,7 +43,7 @@ const inputClass = (error?: string) =>
 export function NewsletterForm({ subscribers }: { subscribers: number | undefined }) {
   const { t } = useTranslation();
   const id = useId();
-  const client = useQueryClient();
+  const sendNewsletter = useSendNewsletter();
   const form = useForm<FormValues, unknown, NewsletterInput>({
     resolver: zodResolver(formSchema),
     defaultValues: EMPTY,
@@ -66,10 +65,9 @@ export function NewsletterForm({ subscribers }: { subscribers: number | undefine
     setFailure(null);
     setSending(true);
     try {
-      setSent(await sendNewsletter(values));
+      setSent(await sendNewsletter.mutateAsync(values));
       form.reset(EMPTY);
       setDraft("");
-      void afterNewsletterSent(client);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.status < 400) {
         showToast(t("admin.newsletter.failed"), "error");

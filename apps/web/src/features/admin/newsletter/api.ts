@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Networks } from "@voltio/domain/catalog";
 import type {
   NetworksInput,
@@ -31,11 +31,17 @@ export function useNewsletters(page: number) {
 }
 
 /** POST /emails: one message per receiver goes to the outbox; the reply says how many. */
-export const sendNewsletter = (body: NewsletterInput) =>
-  apiFetch<NewsletterSendReply>("/emails", { method: "POST", body: JSON.stringify(body) });
-
-export const afterNewsletterSent = (client: QueryClient) =>
-  client.invalidateQueries({ queryKey: NEWSLETTERS_KEY });
+export function useSendNewsletter() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewsletterInput) =>
+      apiFetch<NewsletterSendReply>("/emails", { method: "POST", body: JSON.stringify(body) }),
+    // The sent list follows; the form answers without waiting for it.
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: NEWSLETTERS_KEY });
+    },
+  });
+}
 
 /** GET /networks: the storefront footer's own entry, read fresh when the form opens. */
 export function useNetworkLinks() {
@@ -47,9 +53,14 @@ export function useNetworkLinks() {
 }
 
 /** POST /networks, then the footer's query holds the new links at once. */
-export async function saveNetworks(client: QueryClient, body: Required<NetworksInput>) {
-  const saved = await apiFetch<Networks>("/networks", { method: "POST", body: JSON.stringify(body) });
-  client.setQueryData<Networks[]>(["networks"], [saved]);
-  void client.invalidateQueries({ queryKey: ["networks"] });
-  return saved;
+export function useSaveNetworks() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Required<NetworksInput>) =>
+      apiFetch<Networks>("/networks", { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: (saved) => {
+      client.setQueryData<Networks[]>(["networks"], [saved]);
+      void client.invalidateQueries({ queryKey: ["networks"] });
+    },
+  });
 }

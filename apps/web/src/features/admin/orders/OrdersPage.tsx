@@ -1,6 +1,5 @@
 import { useId, useState } from "react";
 import { useSearchParams } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import { ADMIN_ORDER_SEARCH_MAX, type AdminOrder, type AdminOrderStatus } from "@voltio/domain/admin-orders";
@@ -15,10 +14,9 @@ import { positiveId } from "../Filters";
 import { PageBar } from "../PageBar";
 import { ProblemAlert } from "../ProblemAlert";
 import {
-  afterStatusChange,
-  changeOrderStatus,
-  downloadOrdersCsv,
   useAdminOrders,
+  useChangeOrderStatus,
+  useDownloadOrdersCsv,
   type OrderFilters,
   type Tracking,
 } from "./api";
@@ -54,7 +52,6 @@ const reasonOf = (error: unknown, fallback: string) =>
 export function OrdersPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("admin.orders.title") }));
-  const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
   const orders = useAdminOrders(filters);
@@ -62,6 +59,7 @@ export function OrdersPage() {
   const [sending, setSending] = useState<StatusBeingSent>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
+  const downloadCsv = useDownloadOrdersCsv();
   const [asked, setAsked] = useState<{ order: AdminOrder; status: AdminOrderStatus } | null>(null);
   const headingId = useId();
 
@@ -83,29 +81,32 @@ export function OrdersPage() {
       return next;
     });
 
-  const change = async (order: AdminOrder, status: AdminOrderStatus, tracking: Tracking) => {
-    const key = keyOf(order);
-    setSending({ key, status });
-    setProblem(null);
-    try {
-      await changeOrderStatus(order, status, tracking);
+  const changeStatus = useChangeOrderStatus<{
+    order: AdminOrder;
+    status: AdminOrderStatus;
+    tracking: Tracking;
+  }>({
+    onSuccess: (_reply, { order, status }) =>
       showToast(
         t("admin.orders.changed", {
           order: nameOf(t, order),
           status: t(`admin.orders.statuses.${status}`),
         }),
-      );
-    } catch (error) {
+      ),
+    onError: (error, { order }) => {
       const message = t("admin.orders.changeFailed", {
         order: nameOf(t, order),
         reason: reasonOf(error, t("admin.orders.tryAgain")),
       });
       setProblem(message);
       showToast(message, "error");
-    } finally {
-      await afterStatusChange(client);
-      setSending(null);
-    }
+    },
+    onSettled: () => setSending(null),
+  });
+  const change = (order: AdminOrder, status: AdminOrderStatus, tracking: Tracking) => {
+    setSending({ key: keyOf(order), status });
+    setProblem(null);
+    changeStatus.mutate({ order, status, tracking });
   };
 
   const exportCsv = async () => {
@@ -117,7 +118,10 @@ export function OrdersPage() {
         flagged: filters.flagged,
         search: filters.search,
       };
-      await downloadOrdersCsv(exported, `orders-${new Date().toISOString().slice(0, 10)}.csv`);
+      await downloadCsv.mutateAsync({
+        filters: exported,
+        fileName: `orders-${new Date().toISOString().slice(0, 10)}.csv`,
+      });
     } catch (error) {
       showToast(reasonOf(error, t("admin.orders.exportFailed")), "error");
     } finally {
@@ -167,7 +171,7 @@ export function OrdersPage() {
         asked={asked && { order: nameOf(t, asked.order), status: asked.status }}
         onCancel={() => setAsked(null)}
         onAccept={(tracking) => {
-          if (asked) void change(asked.order, asked.status, tracking);
+          if (asked) change(asked.order, asked.status, tracking);
           setAsked(null);
         }}
       />

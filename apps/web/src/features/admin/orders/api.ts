@@ -1,4 +1,10 @@
-import { keepPreviousData, useQuery, type QueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import type {
   AdminOrder,
   AdminOrderFilters,
@@ -6,6 +12,7 @@ import type {
   AdminOrderStatus,
 } from "@voltio/domain/admin-orders";
 import { apiFetch, toQuery } from "@/api/client";
+import type { ScreenCallbacks } from "@/api/screen-callbacks";
 import { SESSION_KEY } from "@/api/session-key";
 import { ADMIN_KEY } from "../api";
 
@@ -29,35 +36,54 @@ export function useAdminOrders(filters: OrderFilters & { page: number }) {
   });
 }
 
-/**
- * PUT /order/admin/:id or PUT /order/bulk/:id {status, trackingNumber?, carrier?}: a bulk order moves with
- * all its lines.
- */
-export function changeOrderStatus(
-  order: Pick<AdminOrder, "id" | "kind">,
-  status: AdminOrderStatus,
-  tracking: Tracking = {},
-) {
-  const path = order.kind === "bulk" ? `/order/bulk/${order.id}` : `/order/admin/${order.id}`;
-  const sent = status === "onDelivery" ? tracking : {};
-  return apiFetch<unknown>(path, { method: "PUT", body: JSON.stringify({ status, ...sent }) });
-}
-
-/** After a status change: the list, and the figures of the dashboard and the stock it may have moved. */
-export const afterStatusChange = (client: QueryClient) =>
+/** After a status change, made or refused: the list, and the dashboard's figures and the stock it may move. */
+const afterStatusChange = (client: QueryClient) =>
   Promise.all(
     [ORDERS_KEY, [...ADMIN_KEY, "stats"], ["products"], ["product"], [...SESSION_KEY, "orders"]].map(
       (queryKey) => client.invalidateQueries({ queryKey }),
     ),
   );
 
+export interface StatusChange {
+  order: Pick<AdminOrder, "id" | "kind">;
+  status: AdminOrderStatus;
+  tracking?: Tracking;
+}
+
+/**
+ * PUT /order/admin/:id or PUT /order/bulk/:id {status, trackingNumber?, carrier?}: a bulk order moves with
+ * all its lines. The screen's onSettled runs once the list has been read again.
+ */
+export function useChangeOrderStatus<V extends StatusChange>(screen: ScreenCallbacks<unknown, V> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    ...screen,
+    mutationFn: ({ order, status, tracking = {} }: V) => {
+      const path = order.kind === "bulk" ? `/order/bulk/${order.id}` : `/order/admin/${order.id}`;
+      const sent = status === "onDelivery" ? tracking : {};
+      return apiFetch<unknown>(path, { method: "PUT", body: JSON.stringify({ status, ...sent }) });
+    },
+    onSettled: async (...args) => {
+      await afterStatusChange(client);
+      await screen.onSettled?.(...args);
+    },
+  });
+}
+
 /**
  * GET /order/admin/export with the list's filters. The call needs the bearer token, so a plain link can't
  * download it: the CSV is fetched with the API client and saved from a Blob.
  */
-export async function downloadOrdersCsv(filters: OrderFilters, fileName: string) {
-  const csv = await apiFetch<unknown>(`/order/admin/export${toQuery(filters)}`);
-  const text = typeof csv === "string" ? csv : JSON.stringify(csv);
+export function useDownloadOrdersCsv() {
+  return useMutation({
+    mutationFn: async ({ filters, fileName }: { filters: OrderFilters; fileName: string }) => {
+      const csv = await apiFetch<unknown>(`/order/admin/export${toQuery(filters)}`);
+      saveCsv(typeof csv === "string" ? csv : JSON.stringify(csv), fileName);
+    },
+  });
+}
+
+function saveCsv(text: string, fileName: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = url;

@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { RotateCcw, ShieldAlert, TriangleAlert } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { AdminPayment, RefundReply } from "@voltio/domain/payments";
@@ -15,7 +14,7 @@ import { chartDate } from "../format";
 import { CheckboxFilter, FilterActions, UserIdBox, positiveId, useUserIdBox } from "../Filters";
 import { AdminTable, adminCellClass } from "../AdminTable";
 import { PageBar } from "../PageBar";
-import { afterRefund, useAdminPayments, type PaymentFilters } from "./api";
+import { useAdminPayments, type PaymentFilters } from "./api";
 import { RefundDialog, referenceOf } from "./RefundDialog";
 import { leftCents } from "./refund-form";
 
@@ -45,7 +44,6 @@ const AWAIT_MS = 60_000;
 export function PaymentsPage() {
   const { t, language } = useTranslation();
   usePageTitle(t("titles.page", { page: t("admin.payments.title") }));
-  const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
   const [awaited, setAwaited] = useState<Awaited>({});
@@ -85,7 +83,6 @@ export function PaymentsPage() {
         }),
       AWAIT_MS,
     );
-    void afterRefund(client);
   };
 
   return (

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { AdminPayment, RefundReply } from "@voltio/domain/payments";
 import { loadTexts, translate } from "@/i18n";
@@ -72,7 +73,11 @@ function Page({ onRefunded }: { onRefunded: (reply: RefundReply) => void }) {
 
 function open() {
   const refunded = vi.fn();
-  render(<Page onRefunded={refunded} />);
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <Page onRefunded={refunded} />
+    </QueryClientProvider>,
+  );
   fireEvent.click(screen.getByRole("button", { name: "Refund payment V-000123" }));
   return {
     refunded,

@@ -19,13 +19,13 @@ import {
   type RefundErrors,
   type RefundField,
 } from "./refund-form";
-import { refundPayment } from "./api";
+import { useRefundPayment } from "./api";
 
 export interface RefundDialogProps {
   /** The payment to refund; null closes the dialog. */
   payment: AdminPayment | null;
   onClose: () => void;
-  /** The server took the refund: the page toasts and reads the list again. */
+  /** The server took the refund: the page toasts (the list is read again after it). */
   onRefunded: (reply: RefundReply, payment: AdminPayment) => void;
 }
 
@@ -105,17 +105,9 @@ function RefundForm({
     setConfirming({ cents: checked.cents!, reason: checked.body.reason });
   };
 
-  const send = async () => {
-    if (!confirming) return;
-    setSending(true);
-    setProblem(null);
-    try {
-      const reply = await refundPayment(payment.id, {
-        amount: toDollars(confirming.cents),
-        reason: confirming.reason,
-      });
-      onRefunded(reply, payment);
-    } catch (error) {
+  const refund = useRefundPayment({
+    onSuccess: (reply) => onRefunded(reply, payment),
+    onError: (error) => {
       setSending(false);
       setConfirming(null);
       const onFields = error instanceof ApiError ? serverFieldErrors(error.body) : null;
@@ -126,7 +118,16 @@ function RefundForm({
           : t("admin.payments.dialog.failed"),
       );
       setFocusRequest({ field: "amount" });
-    }
+    },
+  });
+  const send = () => {
+    if (!confirming) return;
+    setSending(true);
+    setProblem(null);
+    refund.mutate({
+      id: payment.id,
+      body: { amount: toDollars(confirming.cents), reason: confirming.reason },
+    });
   };
 
   const update = (field: RefundField, value: string) => {
@@ -193,7 +194,7 @@ function RefundForm({
             >
               {t("admin.payments.dialog.back")}
             </Button>
-            <Button variant="primary" onClick={() => void send()} disabled={sending} aria-busy={sending}>
+            <Button variant="primary" onClick={send} disabled={sending} aria-busy={sending}>
               {sending
                 ? t("admin.payments.dialog.sending")
                 : t("admin.payments.dialog.confirm", { amount: amountText })}

@@ -1,6 +1,13 @@
-import { keepPreviousData, useQuery, type QueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import type { AdminPaymentPage, RefundBody, RefundReply } from "@voltio/domain/payments";
 import { apiFetch, toQuery } from "@/api/client";
+import type { ScreenCallbacks } from "@/api/screen-callbacks";
 import { SESSION_KEY } from "@/api/session-key";
 import { ADMIN_KEY } from "../api";
 
@@ -39,15 +46,11 @@ export function usePaymentsNeedingAttention() {
   });
 }
 
-/** POST /payment/admin/:id/refund {amount?, reason}: all that is left when `amount` is left out. */
-export const refundPayment = (id: number, body: RefundBody) =>
-  apiFetch<RefundReply>(`/payment/admin/${id}/refund`, { method: "POST", body: JSON.stringify(body) });
-
 /**
  * After a refund: the payments and their count, and — a full refund cancels the purchase and puts its units
  * back — the orders, the dashboard's figures and the stock the catalogue shows.
  */
-export const afterRefund = (client: QueryClient) =>
+const afterRefund = (client: QueryClient) =>
   Promise.all(
     [
       PAYMENTS_KEY,
@@ -58,3 +61,22 @@ export const afterRefund = (client: QueryClient) =>
       [...SESSION_KEY, "orders"],
     ].map((queryKey) => client.invalidateQueries({ queryKey })),
   );
+
+/**
+ * POST /payment/admin/:id/refund {amount?, reason}: all that is left when `amount` is left out. The screen's
+ * onSuccess runs before the lists are read again.
+ */
+export function useRefundPayment(
+  screen: ScreenCallbacks<RefundReply, { id: number; body: RefundBody }> = {},
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...screen,
+    mutationFn: ({ id, body }: { id: number; body: RefundBody }) =>
+      apiFetch<RefundReply>(`/payment/admin/${id}/refund`, { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: async (...args) => {
+      await screen.onSuccess?.(...args);
+      await afterRefund(client);
+    },
+  });
+}

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
 import { showToast } from "@/components/ui/toast";
 import { Field } from "../Field";
-import { useBinderProducts, uploadSaleImage } from "./api";
+import { useBinderProducts, useUploadSaleImage } from "./api";
 import { Binder } from "./Binder";
 import { ruleText, type FieldErrors, type SaleDraft, type SaleField } from "./draft";
 
@@ -305,6 +305,7 @@ function ImageField({
   const id = useId();
   const file = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
+  const upload = useUploadSaleImage();
   const [broken, setBroken] = useState<string | null>(null);
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -313,7 +314,7 @@ function ImageField({
     if (!chosen) return;
     setUploading(true);
     try {
-      onChange(await uploadSaleImage(chosen));
+      onChange(await upload.mutateAsync(chosen));
     } catch (caught) {
       const tooBig = caught instanceof ApiError && caught.status === 413;
       showToast(t(tooBig ? "admin.sales.form.uploadTooBig" : "admin.sales.form.uploadFailed"), "error");

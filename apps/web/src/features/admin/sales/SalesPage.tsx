@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useSearchParams } from "react-router";
 import { useForm, useWatch } from "react-hook-form";
-import { useQueryClient } from "@tanstack/react-query";
 import { ListChecks, Percent, PlusCircle } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { Sale } from "@voltio/domain/catalog";
@@ -13,7 +12,7 @@ import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { showToast } from "@/components/ui/toast";
 import { focusRingClass } from "@/components/ui/focus-ring";
-import { afterSaleChange, deleteSale, saveSale, useSaleList, type SaleBody } from "./api";
+import { useDeleteSale, useSaleList, useSaveSale, type SaleBody } from "./api";
 import {
   draftOf,
   emptyDraft,
@@ -53,7 +52,8 @@ function problemOf(error: unknown, fallback: string): ServerProblem {
 export function SalesPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("admin.sales.title") }));
-  const client = useQueryClient();
+  const saveSale = useSaveSale();
+  const deleteSale = useDeleteSale();
   const [params] = useSearchParams();
   const preselected = preselectedProduct(params.get("p"));
   const sales = useSaleList();
@@ -143,9 +143,8 @@ export function SalesPage() {
     const saleId = form.getValues("id");
     setBusy(true);
     try {
-      await saveSale(body, saleId);
+      await saveSale.mutateAsync({ body, id: saleId });
       showToast(t(saleId === null ? "admin.sales.form.created" : "admin.sales.form.saved"));
-      void afterSaleChange(client);
       reset(emptyDraft());
       setTab("active");
       pendingFocus.current = "active";
@@ -176,12 +175,9 @@ export function SalesPage() {
     const sale = deleting;
     setRemoving(true);
     try {
-      await deleteSale(sale.id);
-      // Gone from the list at once; the refresh confirms it.
-      client.setQueryData<Sale[]>(["sales"], (list) => list?.filter((item) => item.id !== sale.id));
+      await deleteSale.mutateAsync(sale.id);
       showToast(t("admin.sales.list.deleted"));
       if (draft.id === sale.id) reset(emptyDraft());
-      void afterSaleChange(client);
     } catch (error) {
       showToast(problemOf(error, t("admin.sales.list.deleteFailed")).error, "error");
     } finally {

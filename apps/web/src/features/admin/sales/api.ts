@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { SaleInput } from "@voltio/domain/admin";
 import type { ProductList, Sale } from "@voltio/domain/catalog";
 import type { SALE_DAY_NAMES } from "@voltio/domain/weekday";
@@ -37,23 +37,37 @@ export type SaleDayName = (typeof SALE_DAY_NAMES)[number];
 /** What POST /sale and PUT /sale carry: the schema's values, with the day as the form's full name. */
 export type SaleBody = Omit<SaleInput, "day"> & { day: SaleDayName };
 
-/** POST /sale (create) or PUT /sale with the id (edit). */
-export function saveSale(body: SaleBody, id: number | null) {
-  return id === null
-    ? apiFetch<unknown>("/sale", { method: "POST", body: JSON.stringify(body) })
-    : apiFetch<unknown>("/sale", { method: "PUT", body: JSON.stringify({ ...body, id }) });
+/**
+ * After a sale changed: the list, the storefront's products, product pages, sales and priced lines, so
+ * every price on the page reflects the change at once. Not waited for: the screen answers the save at once.
+ */
+const afterSaleChange = (client: QueryClient) => void refreshCatalogue(client);
+
+/** POST /sale (create, `id` null) or PUT /sale with the id (edit). */
+export function useSaveSale() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, id }: { body: SaleBody; id: number | null }) =>
+      id === null
+        ? apiFetch<unknown>("/sale", { method: "POST", body: JSON.stringify(body) })
+        : apiFetch<unknown>("/sale", { method: "PUT", body: JSON.stringify({ ...body, id }) }),
+    onSuccess: () => afterSaleChange(client),
+  });
 }
 
-/** DELETE /sale?saleId={id}. */
-export function deleteSale(id: number) {
-  return apiFetch<unknown>(`/sale?saleId=${id}`, { method: "DELETE" });
+/** DELETE /sale?saleId={id}: gone from the list at once, the refresh confirms it. */
+export function useDeleteSale() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch<unknown>(`/sale?saleId=${id}`, { method: "DELETE" }),
+    onSuccess: (_reply, id) => {
+      client.setQueryData<Sale[]>(["sales"], (list) => list?.filter((item) => item.id !== id));
+      afterSaleChange(client);
+    },
+  });
 }
 
 /** POST /uploads: the address the sale's picture is served from (no progress bar for one small image). */
-export const uploadSaleImage = (file: File) => uploadImage(file, () => undefined);
-
-/**
- * After a sale changed: the list, the storefront's products, product pages, sales and priced lines, so
- * every price on the page reflects the change at once.
- */
-export const afterSaleChange = (client: QueryClient) => refreshCatalogue(client);
+export function useUploadSaleImage() {
+  return useMutation({ mutationFn: (file: File) => uploadImage(file, () => undefined) });
+}

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { Search, ShieldCheck, Trash2, User } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { UserSummary } from "@voltio/domain/account";
@@ -19,7 +18,7 @@ import { AdminTable, adminCellClass } from "../AdminTable";
 import { Field } from "../Field";
 import { PageBar } from "../PageBar";
 import { ProblemAlert } from "../ProblemAlert";
-import { afterUserChange, deleteUser, setRole, useAdminUsers } from "./api";
+import { useAdminUsers, useDeleteUser, useSetRole } from "./api";
 
 /** One request per pause in typing, not per key. */
 const SEARCH_DELAY_MS = 300;
@@ -47,7 +46,6 @@ const fullName = (user: Pick<UserSummary, "firstName" | "lastName">) =>
 export function UsersPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("admin.users.title") }));
-  const client = useQueryClient();
   const { user: me } = useSession();
   const [params, setParams] = useSearchParams();
   const search = params.get("search")?.trim() || undefined;
@@ -105,41 +103,38 @@ export function UsersPage() {
     showToast(message, "error");
   };
 
-  const toggle = async (user: UserSummary) => {
-    setPromoting(null);
-    setBusyId(user.id);
-    setProblem(null);
-    try {
-      // The role the dialog named, not a toggle: a list read before someone else's change can't flip it back.
-      const changed = await setRole(user.id, user.rol === "admin" ? "user" : "admin");
+  const setRole = useSetRole({
+    onSuccess: (changed) =>
       showToast(
         t("admin.users.roleChanged", {
           name: fullName(changed),
           role: t(`admin.users.roles.${changed.rol}`),
         }),
-      );
-    } catch (error) {
-      refused(error, t("admin.users.failed"));
-    } finally {
-      await afterUserChange(client);
-      setBusyId(null);
-    }
+      ),
+    onError: (error) => refused(error, t("admin.users.failed")),
+    onSettled: () => setBusyId(null),
+  });
+  const toggle = (user: UserSummary) => {
+    setPromoting(null);
+    setBusyId(user.id);
+    setProblem(null);
+    // The role the dialog named, not a toggle: a list read before someone else's change can't flip it back.
+    setRole.mutate({ id: user.id, rol: user.rol === "admin" ? "user" : "admin" });
   };
 
-  const remove = async () => {
+  const deleteUser = useDeleteUser({
+    onSuccess: () => showToast(t("admin.users.deleted")),
+    onError: (error) => refused(error, t("admin.users.failed")),
+    onSettled: () => {
+      setRemoving(false);
+      setDeleting(null);
+    },
+  });
+  const remove = () => {
     if (!deleting) return;
     setRemoving(true);
     setProblem(null);
-    try {
-      await deleteUser(deleting.id);
-      showToast(t("admin.users.deleted"));
-    } catch (error) {
-      refused(error, t("admin.users.failed"));
-    } finally {
-      await afterUserChange(client);
-      setRemoving(false);
-      setDeleting(null);
-    }
+    deleteUser.mutate(deleting.id);
   };
 
   const cell = `${adminCellClass} align-middle`;
@@ -309,7 +304,7 @@ export function UsersPage() {
               )
             : undefined
         }
-        onAccept={() => promoting && void toggle(promoting)}
+        onAccept={() => promoting && toggle(promoting)}
       />
 
       <ConfirmDialog
@@ -319,7 +314,7 @@ export function UsersPage() {
         }}
         title={t("admin.users.confirmDelete")}
         description={deleting ? `${fullName(deleting)} · ${deleting.email}` : undefined}
-        onAccept={() => void remove()}
+        onAccept={remove}
         busy={removing}
       />
     </div>
