@@ -1,13 +1,6 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import type {
-  AuthOptions,
-  EmailCheckReply,
-  LoginReply,
-  RegisterInput,
-  User,
-  UserUpdate,
-} from "@voltio/domain/account";
+import type { AuthOptions, EmailCheckReply, LoginReply, RegisterInput, User } from "@voltio/domain/account";
 import { bootReply } from "./boot-data";
 import { ApiError, apiFetch, SESSION_EVENT } from "./client";
 import { mergeGuestLists } from "./login-merge";
@@ -85,9 +78,6 @@ export function useSession() {
 export function storeUser(client: QueryClient, user: User) {
   client.setQueryData(USER_KEY, user);
 }
-
-export const updateUser = (body: UserUpdate) =>
-  apiFetch<User>("/user", { method: "PUT", body: JSON.stringify(body) });
 
 export function useAuthOptions() {
   return useQuery({

@@ -1,9 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import { Mail } from "lucide-react";
 import type { User } from "@voltio/domain/account";
-import { storeUser, updateUser } from "@/api/session";
+import { useUpdateUser } from "@/api/user-update";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { Card } from "./ui/Card";
 import { focusRingClass } from "./ui/focus-ring";
@@ -12,7 +11,7 @@ import { showToast } from "./ui/toast";
 /** The toggle asks 'Are you sure ?' before it changes newsletterSubscription (SPEC.md §2, §5). */
 export default function NewsletterOptIn({ user }: { user: User }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const updateUser = useUpdateUser();
   const [asking, setAsking] = useState(false);
   const [saving, setSaving] = useState(false);
   const subscribed = user.newsletterSubscription;
@@ -20,7 +19,7 @@ export default function NewsletterOptIn({ user }: { user: User }) {
   const accept = async () => {
     setSaving(true);
     try {
-      storeUser(client, await updateUser({ newsletterSubscription: !subscribed }));
+      await updateUser.mutateAsync({ newsletterSubscription: !subscribed });
       showToast(subscribed ? t("newsletter.unsubscribed") : t("newsletter.subscribed"));
     } catch {
       showToast(t("auth.failed"), "error");

@@ -1,9 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, ChevronDown, MapPin, Plus, Trash2 } from "lucide-react";
 import type { Address, AddressValues } from "@voltio/domain/account";
-import { storeUser, updateUser } from "@/api/session";
+import { useUpdateUser } from "@/api/user-update";
 import { Button } from "@/components/ui/Button";
 import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";
@@ -25,11 +24,11 @@ export function AddressesDialog({
   addresses: Address[];
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [expanded, setExpanded] = useState<number | null>(null);
   const addAddress = useAddAddress();
   const deleteAddress = useDeleteAddress();
+  const updateUser = useUpdateUser();
 
   const create = async (values: AddressValues) => {
     try {
@@ -43,7 +42,7 @@ export function AddressesDialog({
 
   const edit = async (id: number, values: AddressValues) => {
     try {
-      storeUser(client, await updateUser({ direction: { id, ...values } }));
+      await updateUser.mutateAsync({ direction: { id, ...values } });
     } catch (error) {
       console.error("The address could not be updated", error);
     }

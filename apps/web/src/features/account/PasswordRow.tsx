@@ -2,11 +2,10 @@ import { useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import { passwordChangeSchema } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { ApiError } from "@/api/client";
-import { storeUser, updateUser } from "@/api/session";
+import { useUpdateUser } from "@/api/user-update";
 import { TextField, ruleText } from "@/components/TextField";
 import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
@@ -20,7 +19,7 @@ const EMPTY = { prevPassword: "", newPassword: "" };
  */
 export function PasswordRow() {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const updateUser = useUpdateUser();
   const [editing, setEditing] = useState(false);
   const form = useForm({
     resolver: zodResolver(passwordChangeSchema),
@@ -35,7 +34,7 @@ export function PasswordRow() {
   const submit = form.handleSubmit(
     async (values) => {
       try {
-        storeUser(client, await updateUser(values));
+        await updateUser.mutateAsync(values);
         showToast(t("profile.updated"));
         form.reset(EMPTY);
         setEditing(false);

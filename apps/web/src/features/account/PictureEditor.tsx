@@ -1,10 +1,9 @@
 import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import { Camera, Check, LoaderCircle, X } from "lucide-react";
 import type { User } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
-import { storeUser, updateUser } from "@/api/session";
+import { useUpdateUser } from "@/api/user-update";
 import { Avatar } from "@/components/Avatar";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
@@ -19,11 +18,11 @@ const ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";
  */
 export function PictureEditor({ user }: { user: User }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<string | null>(null);
   const [busy, setBusy] = useState<"upload" | "save" | null>(null);
   const upload = useUploadPicture();
+  const updateUser = useUpdateUser();
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -45,7 +44,7 @@ export function PictureEditor({ user }: { user: User }) {
     if (!pending) return;
     setBusy("save");
     try {
-      storeUser(client, await updateUser({ profilePicture: pending }));
+      await updateUser.mutateAsync({ profilePicture: pending });
       setPending(null);
       showToast(t("profile.updated"));
     } catch {

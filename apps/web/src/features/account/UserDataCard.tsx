@@ -1,12 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import { MapPin, Pencil } from "lucide-react";
 import { registerSchema, type User, type UserUpdate } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
-import { storeUser, updateUser } from "@/api/session";
+import { useUpdateUser } from "@/api/user-update";
 import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
 import { AddressesDialog } from "./AddressesDialog";
@@ -21,12 +20,12 @@ const EMAIL = registerSchema.pick({ email: true });
 /** 'User Data' (SPEC.md §2): first name, last name, e-mail, password (not for Google users), addresses. */
 export function UserDataCard({ user }: { user: User }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const updateUser = useUpdateUser();
   const [addressesOpen, setAddressesOpen] = useState(false);
 
   const save = async (change: UserUpdate): Promise<boolean> => {
     try {
-      storeUser(client, await updateUser(change));
+      await updateUser.mutateAsync(change);
       showToast(t("profile.updated"));
       return true;
     } catch (error) {

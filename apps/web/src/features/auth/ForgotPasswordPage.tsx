@@ -11,7 +11,7 @@ import { showToast } from "@/components/ui/toast";
 import { usePageTitle } from "@/components/page-title";
 import { failureText, linkButtonClass } from "@/components/form";
 import { AuthCard, SuccessNote } from "./AuthCard";
-import { askForResetLink } from "./password-api";
+import { useAskForResetLink } from "./password-api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
 /**
@@ -23,6 +23,7 @@ export function ForgotPasswordPage() {
   usePageTitle(t("titles.page", { page: t("passwordReset.forgotTitle") }));
   const given = (useLocation().state as { email?: unknown } | null)?.email;
   const [sent, setSent] = useState(false);
+  const askForResetLink = useAskForResetLink();
   const form = useForm<PasswordForgotInput>({
     resolver: zodResolver(passwordForgotSchema),
     defaultValues: { email: typeof given === "string" ? given : "" },
@@ -32,7 +33,7 @@ export function ForgotPasswordPage() {
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await askForResetLink(values);
+      await askForResetLink.mutateAsync(values);
       setSent(true);
     } catch (error) {
       if (!(error instanceof ApiError && showServerErrors(form, error.body, ["email"])))

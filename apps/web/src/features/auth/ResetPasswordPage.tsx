@@ -4,18 +4,15 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { passwordResetFormSchema, type PasswordResetForm } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
-import { SESSION_KEY } from "@/api/session";
-import { tokens } from "@/api/tokens";
 import { TextField, ruleText } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { usePageTitle } from "@/components/page-title";
 import { failureText, linkButtonClass } from "@/components/form";
 import { AuthCard } from "./AuthCard";
-import { resetPassword } from "./password-api";
+import { useResetPassword } from "./password-api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 import { PASSWORD_CHANGED } from "./login-notice";
 
@@ -30,7 +27,7 @@ export function ResetPasswordPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("passwordReset.resetTitle") }));
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const resetPassword = useResetPassword();
   const token = useSearchParams()[0].get("token")?.trim() ?? "";
   const [linkProblem, setLinkProblem] = useState<string | null>(
     TOKEN.test(token) ? null : ACCOUNT_MESSAGES.resetLinkInvalid,
@@ -46,12 +43,7 @@ export function ResetPasswordPage() {
 
   const submit = form.handleSubmit(async ({ password }) => {
     try {
-      const { email } = await resetPassword({ token, password });
-      // Every login of the account ended: this browser's, if it had one, is gone too.
-      if (tokens.present()) {
-        tokens.clear();
-        await client.resetQueries({ queryKey: SESSION_KEY });
-      }
+      const { email } = await resetPassword.mutateAsync({ token, password });
       // The e-mail (not the password) rides in the history state, for the login form.
       void navigate("/login", { replace: true, state: { notice: PASSWORD_CHANGED, email } });
     } catch (error) {

@@ -6,7 +6,7 @@ import type { Review } from "@voltio/domain/reviews";
 import { REVIEWABLE_STATUSES, REVIEW_CONTENT_MAX } from "@voltio/domain/review-rules";
 import { ApiError } from "@/api/client";
 import { useBulkOrders, useOrders } from "@/api/orders";
-import { createReview, deleteReview, updateReview, useReviews } from "./api";
+import { useCreateReview, useDeleteReview, useReviews, useUpdateReview } from "./api";
 import { useSession } from "@/api/session";
 import { LazyConfirmDialog } from "@/components/LazyConfirmDialog";
 import { Button } from "@/components/ui/Button";
@@ -87,10 +87,11 @@ function ReviewCard({
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const deleteReview = useDeleteReview();
   const remove = async () => {
     setBusy(true);
     try {
-      await deleteReview(review.id);
+      await deleteReview.mutateAsync(review.id);
       reloadPage();
     } catch {
       setBusy(false);
@@ -167,6 +168,8 @@ function ReviewForm({ productId, editing, onCancel, onSaved }: ReviewFormProps) 
   const [content, setContent] = useState(editing?.content ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const createReview = useCreateReview();
+  const updateReview = useUpdateReview();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -178,9 +181,9 @@ function ReviewForm({ productId, editing, onCancel, onSaved }: ReviewFormProps) 
     setError(null);
     try {
       if (editing) {
-        onSaved?.(await updateReview({ id: editing.id, content, rating }));
+        onSaved?.(await updateReview.mutateAsync({ id: editing.id, content, rating }));
       } else {
-        await createReview({ content, rating, productId });
+        await createReview.mutateAsync({ content, rating, productId });
         reloadPage();
       }
     } catch (caught) {

@@ -1,4 +1,4 @@
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useMutation, useQueries, useQuery } from "@tanstack/react-query";
 import type { Product, ProductList } from "@voltio/domain/catalog";
 import type { Review } from "@voltio/domain/reviews";
 import { fetchProducts, LIST_LIMIT } from "@/api/catalog";
@@ -16,14 +16,31 @@ export function useReviews(productId: number) {
   });
 }
 
-export const createReview = (body: { content: string; rating: number; productId: number }) =>
-  apiFetch<Review>("/comment", { method: "POST", body: JSON.stringify(body) });
+/*
+ * The review calls leave the cache alone: a new or deleted review reloads the page (SPEC.md §4 Review), and an
+ * edited one is shown from the reply by the form that saved it.
+ */
 
-export const updateReview = (body: { id: number; content: string; rating: number }) =>
-  apiFetch<Review>("/comment", { method: "PUT", body: JSON.stringify(body) });
+export function useCreateReview() {
+  return useMutation({
+    mutationFn: (body: { content: string; rating: number; productId: number }) =>
+      apiFetch<Review>("/comment", { method: "POST", body: JSON.stringify(body) }),
+  });
+}
 
-export const deleteReview = (id: number) =>
-  apiFetch<{ msg: string }>("/comment", { method: "DELETE", body: JSON.stringify({ id }) });
+export function useUpdateReview() {
+  return useMutation({
+    mutationFn: (body: { id: number; content: string; rating: number }) =>
+      apiFetch<Review>("/comment", { method: "PUT", body: JSON.stringify(body) }),
+  });
+}
+
+export function useDeleteReview() {
+  return useMutation({
+    mutationFn: (id: number) =>
+      apiFetch<{ msg: string }>("/comment", { method: "DELETE", body: JSON.stringify({ id }) }),
+  });
+}
 
 /** Merges the category lists without duplicates. Stable, so TanStack Query can keep its result. */
 function mergeCategoryLists(results: { data?: ProductList }[]) {
