@@ -16,7 +16,7 @@ export function normalizeIp(ip: string): string {
   return `${network.map((group) => group.toString(16)).join(":")}::`;
 }
 
-/** The 8 groups of an IPv6 address: the URL parser writes it in hex (an IPv4 tail included), a zone left out. */
+/** The 8 groups of an IPv6 address, its zone left out: the URL parser writes it in hex, an IPv4 tail too. */
 function ipv6Groups(ip: string): number[] {
   const hex = new URL(`http://[${ip.split("%")[0]}]`).hostname.slice(1, -1);
   const [head, tail] = hex.split("::") as [string, string | undefined];
