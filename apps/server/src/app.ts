@@ -234,6 +234,7 @@ export async function buildApp(
     log: app.log,
     pollMs: config.paymentsPollMs,
     background: mailWorker,
+    storeTimeZone: config.storeTimeZone,
     metrics: metrics.workers,
     onSettled: (settled) => {
       metrics.settled.inc({ outcome: settled.reply.Status });
@@ -305,6 +306,7 @@ export async function buildApp(
           notifyMail,
           onStockChange: catalogWritten,
           holdSeconds: config.stockHoldSeconds,
+          storeTimeZone: config.storeTimeZone,
           onHoldsChange: () => {
             catalogCache.holdsChanged();
             // Without a change feed this process hears only of its own holds.

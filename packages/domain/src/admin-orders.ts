@@ -89,8 +89,25 @@ export const adminOrderExportQuerySchema = z.object(filters);
 export type AdminOrderFilters = z.infer<typeof adminOrderExportQuerySchema>;
 
 /**
- * One purchase as the admin sees it: a single order (`kind: "order"`, `price`) or a bulk order
- * (`kind: "bulk"`, `combinedPrice`, its lines under `products`). Money in US dollars.
+ * A single order as SPEC's client reads it under `orders`: a row of the admin's list with this array is a
+ * single order (its status moves by PUT /order/{orders[0].id}), one without it a bulk order (PUT
+ * /order/bulk/{id}).
+ */
+export const adminSingleOrderSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  productId: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  amount: z.number().int(),
+  serverPurchaseDate: z.string().nullable(),
+  localPurchaseDate: z.string().nullable(),
+  purchaseId: z.string().nullable(),
+});
+
+/**
+ * One purchase as the admin sees it: a single order (`kind: "order"`, `price`, with `title` and `orders` as
+ * SPEC's client reads a single order) or a bulk order (`kind: "bulk"`, `combinedPrice`, its lines under
+ * `products`). Money in US dollars.
  */
 export const adminOrderSchema = z.object({
   id: z.number().int(),
@@ -113,6 +130,11 @@ export const adminOrderSchema = z.object({
   shippingCost: z.number(),
   purchaseId: z.string().nullable(),
   shippingAddress: shippingAddressSchema.nullable(),
+  title: z.string().optional().describe("single orders: the product's title"),
+  orders: z
+    .array(adminSingleOrderSchema)
+    .optional()
+    .describe("single orders only: the order itself, as SPEC's client tells a single order from a bulk one"),
   products: z.array(
     z.object({
       orderId: z.number().int(),

@@ -45,19 +45,36 @@ const moneyInput = (required: string) =>
       ),
   );
 
+/** A path with a `.` or `..` segment: it could climb out of the folder it names. */
+const climbs = (path: string) => path.split("/").some((segment) => segment === "." || segment === "..");
+
 /**
  * An image address: http(s), or a picture this store serves (/uploads/…, /illustrations/…, with the
  * `?label=` the demo pictures carry), so a product or sale sent back unchanged by an edit form passes.
  */
 const isImageAddress = (value: string) =>
   /^https?:\/\/[^\s]+$/i.test(value) ||
-  /^\/(uploads|illustrations)\/[\w./-]+(\?[\w.%!~*'()=&-]*)?$/.test(value);
+  (/^\/(uploads|illustrations)\/[\w./-]+(\?[\w.%!~*'()=&-]*)?$/.test(value) && !climbs(value.split("?")[0]!));
+
+/**
+ * A picture file on the admin's own site given as a path, such as the fallback SPEC's client bundles
+ * (/static/media/no-image.1234abcd.png, or static/media/no-image.png): plain segments only, so no scheme, no
+ * host (`//…`), no backslash, no percent-encoding and no `..`.
+ */
+const SITE_PATH =
+  /^\/?[\w~@+,=-][\w.~@+,=-]*(\/[\w.~@+,=-]+)*\.(png|jpe?g|gif|webp|avif|svg|bmp|ico)(\?[\w.%~=&+-]*)?$/i;
+const isSitePath = (value: string) => SITE_PATH.test(value) && !climbs(value.split("?")[0]!);
 
 export const imageUrlSchema = z
   .string({ error: "must be an image address" })
   .trim()
   .max(2000, "must be at most 2000 characters")
-  .refine(isImageAddress, "must be an http(s) address or an uploaded image");
+  .refine(
+    (value) => isImageAddress(value) || isSitePath(value),
+    "must be an http(s) address or an uploaded image",
+  )
+  // From the site's root: a relative path would resolve against whichever page shows the picture.
+  .transform((value) => (isSitePath(value) && !value.startsWith("/") ? `/${value}` : value));
 
 /**
  * A client written against SPEC.md sends back what GET gave it: a picture as `{url, altText}`, a category

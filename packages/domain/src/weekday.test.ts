@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeSaleDay, weekdayIn, isValidTimeZone } from "./weekday";
+import { dateStringIn, normalizeSaleDay, weekdayIn, isValidTimeZone } from "./weekday";
 
 describe("normalizeSaleDay", () => {
   it.each([
@@ -38,5 +38,20 @@ describe("weekdayIn", () => {
   it("validates time zone names", () => {
     expect(isValidTimeZone("Europe/Madrid")).toBe(true);
     expect(isValidTimeZone("Mars/Olympus")).toBe(false);
+  });
+});
+
+describe("dateStringIn", () => {
+  it("writes a moment as Date() does, in the store's time zone", () => {
+    const instant = new Date("2026-11-05T03:04:05Z");
+    expect(dateStringIn("UTC", instant)).toBe(
+      "Thu Nov 05 2026 03:04:05 GMT+0000 (Coordinated Universal Time)",
+    );
+    expect(dateStringIn("America/Argentina/Buenos_Aires", instant)).toBe(
+      "Thu Nov 05 2026 00:04:05 GMT-0300 (Argentina Standard Time)",
+    );
+    expect(dateStringIn("Asia/Kolkata", instant)).toBe(
+      "Thu Nov 05 2026 08:34:05 GMT+0530 (India Standard Time)",
+    );
   });
 });

@@ -47,3 +47,41 @@ export function isValidTimeZone(timeZone: string): boolean {
     return false;
   }
 }
+
+const dateFormatters = new Map<string, { fields: Intl.DateTimeFormat; name: Intl.DateTimeFormat }>();
+
+/**
+ * A moment as JavaScript's `Date()` writes it, in the store's time zone: "Wed Nov 25 2026 12:00:00 GMT-0300
+ * (Argentina Standard Time)". SPEC's client records purchase dates in this form and groups its purchases by
+ * their first 24 characters.
+ */
+export function dateStringIn(timeZone: string, at: Date = new Date()): string {
+  let formatter = dateFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = {
+      fields: new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        weekday: "short",
+        month: "short",
+        day: "2-digit",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "longOffset",
+      }),
+      name: new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "long" }),
+    };
+    dateFormatters.set(timeZone, formatter);
+  }
+  const part = (format: Intl.DateTimeFormat, type: Intl.DateTimeFormatPartTypes) =>
+    format.formatToParts(at).find((one) => one.type === type)?.value ?? "";
+  const field = (type: Intl.DateTimeFormatPartTypes) => part(formatter.fields, type);
+  // "GMT-03:00", or a bare "GMT" at offset zero; Date() writes "GMT-0300" and "GMT+0000".
+  const offset = field("timeZoneName").replace(/^GMT$/, "GMT+00:00").replace(":", "");
+  return (
+    `${field("weekday")} ${field("month")} ${field("day")} ${field("year")} ` +
+    `${field("hour")}:${field("minute")}:${field("second")} ${offset} (${part(formatter.name, "timeZoneName")})`
+  );
+}

@@ -242,6 +242,7 @@ export const saleCategories = pgTable(
 export const bulkOrders = pgTable(
   "bulk_orders",
   {
+    // Its default draws from orders_id_seq (migration 0024): no id names both a single and a bulk order.
     id: serial("id").primaryKey(),
     userId: integer("user_id")
       .notNull()

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import {
+  AVATAR_INITIALS,
+  avatarIllustration,
   categoryIllustration,
   cleanLabel,
   isIllustrationKind,
@@ -11,6 +13,7 @@ const MAX_CACHED = 500;
 // Canonical numbers only ("7", not "007"), so one picture has exactly one cacheable URL.
 const VARIANT_FILE = /^(0|[1-9]\d{0,2})\.svg$/;
 const KIND_FILE = /^([a-z]+)\.svg$/;
+const AVATAR_FILE = /^(.+)\.svg$/u;
 
 /** Insertion-ordered Map used as a small LRU: a hit moves the entry to the end, overflow drops the oldest. */
 export class SvgCache {
@@ -61,8 +64,9 @@ function labelFrom(query: unknown): string {
 }
 
 /**
- * Offline pictures: GET /illustrations/:kind/:variant.svg[?label=], /illustrations/category/:kind.svg and
- * /illustrations/placeholder.svg (DEFAULT_PRODUCT_IMAGE: a product saved without pictures).
+ * Offline pictures: GET /illustrations/:kind/:variant.svg[?label=], /illustrations/category/:kind.svg,
+ * /illustrations/placeholder.svg (DEFAULT_PRODUCT_IMAGE: a product saved without pictures) and
+ * /illustrations/avatar/:initials.svg (an account without a picture).
  */
 export function illustrationRoutes(options: { cacheSize?: number } = {}): FastifyPluginAsync {
   return async (app) => {
@@ -72,7 +76,18 @@ export function illustrationRoutes(options: { cacheSize?: number } = {}): Fastif
       sendSvg(reply, cache.get("placeholder", placeholderIllustration)),
     );
 
-    // The static "category" segment wins over the :kind parameter in Fastify's router.
+    // An account without a picture (users' avatarUrl): its initials, or "default" for a silhouette.
+    app.get<{ Params: { file: string } }>("/illustrations/avatar/:file", async (request, reply) => {
+      const name = AVATAR_FILE.exec(request.params.file)?.[1];
+      if (name !== "default" && !AVATAR_INITIALS.test(name ?? "")) return notFound(reply);
+      const initials = name === "default" ? "" : name!;
+      return sendSvg(
+        reply,
+        cache.get(`avatar/${initials}`, () => avatarIllustration(initials)),
+      );
+    });
+
+    // The static "category" and "avatar" segments win over the :kind parameter in Fastify's router.
     app.get<{ Params: { file: string } }>("/illustrations/category/:file", async (request, reply) => {
       const kind = KIND_FILE.exec(request.params.file)?.[1];
       if (!kind || !isIllustrationKind(kind)) return notFound(reply);

@@ -741,3 +741,36 @@ export function placeholderIllustration(): string {
     `No image</text></svg>`
   );
 }
+
+/** An avatar's letters: one or two of any alphabet (a first name's and a last name's first letter). */
+export const AVATAR_INITIALS = /^\p{L}{1,2}$/u;
+
+const initialOf = (name: string): string => {
+  const first = Array.from(name.trim())[0] ?? "";
+  // Upper case, one letter: "ß" would become "SS".
+  return /^\p{L}$/u.test(first) ? Array.from(first.toLocaleUpperCase("en-US"))[0]! : "";
+};
+
+/**
+ * The picture of an account that has none: its initials on the store's accent colour, as the web app draws
+ * it, or a silhouette when its names start with no letter. A URL the store serves, never an empty string.
+ */
+export function avatarUrl(user: { firstName: string; lastName: string }): string {
+  const initials = initialOf(user.firstName) + initialOf(user.lastName);
+  return `/illustrations/avatar/${initials ? encodeURIComponent(initials) : "default"}.svg`;
+}
+
+/** A 96x96 round avatar: `initials` (AVATAR_INITIALS), or a silhouette when empty. */
+export function avatarIllustration(initials: string): string {
+  const face = initials
+    ? `<text x="48" y="48" dy=".35em" ${FONT} font-size="38" font-weight="600" fill="#fff" text-anchor="middle">` +
+      `${escapeXml(initials)}</text>`
+    : circle(48, 38, 16, "#fff", op(".85")) +
+      shape("M20 80C24 62 35 56 48 56S72 62 76 80Z", "#fff", op(".85"));
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96" aria-hidden="true">` +
+    circle(48, 48, 48, "#4f46e5") +
+    face +
+    `</svg>`
+  );
+}

@@ -170,6 +170,19 @@ export async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<Ad
       shippingCost: toDollars(order.shippingCostCents ?? 0),
       purchaseId: order.purchaseId,
       shippingAddress: order.shippingAddress,
+      title,
+      orders: [
+        {
+          id: order.id,
+          userId: order.userId,
+          productId: order.productId,
+          status: order.status,
+          amount: order.amount,
+          serverPurchaseDate: iso(order.serverPurchaseDate),
+          localPurchaseDate: order.localPurchaseDate,
+          purchaseId: order.purchaseId,
+        },
+      ],
       products: [{ orderId: order.id, productId: order.productId, title, amount: order.amount, price }],
     });
   }

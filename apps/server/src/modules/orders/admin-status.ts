@@ -182,6 +182,31 @@ function afterCommit(
   if (outcome.refunding) deps.notifyRefunds?.();
 }
 
+/**
+ * Single and bulk orders draw their ids from one sequence (migration 0024), so an id names one kind: a move
+ * sent to the other kind's address finds nothing and says where that id belongs, instead of moving anything.
+ */
+async function notFoundOfKind(tx: Db, kind: "order" | "bulk", id: number): Promise<NotFound> {
+  if (kind === "order") {
+    const [bulk] = await tx.select({ id: bulkOrders.id }).from(bulkOrders).where(eq(bulkOrders.id, id));
+    return new NotFound(
+      bulk
+        ? `${NOT_FOUND}: ${id} is a bulk order, not a single order: move it with PUT /order/bulk/${id}`
+        : NOT_FOUND,
+    );
+  }
+  const [line] = await tx
+    .select({ status: orders.status, bulkOrderId: orders.bulkOrderId })
+    .from(orders)
+    .where(eq(orders.id, id));
+  if (!line || line.status === "inCart" || line.status === "inWishList") return new NotFound(NOT_FOUND);
+  return new NotFound(
+    line.bulkOrderId === null
+      ? `${NOT_FOUND}: ${id} is a single order, not a bulk order: move it with PUT /order/${id}`
+      : `${NOT_FOUND}: ${id} is a line of bulk order ${line.bulkOrderId}: move it with PUT /order/bulk/${line.bulkOrderId}`,
+  );
+}
+
 /** A purchase line an admin may move: not a list line, not a line of a bulk order. */
 function purchaseLine<T extends { status: OrderStatus; bulkOrderId: number | null }>(line: T | undefined): T {
   if (!line) throw new NotFound(NOT_FOUND);
@@ -232,6 +257,7 @@ export async function changeOrderStatus(
       .from(orders)
       .where(eq(orders.id, id))
       .for("update");
+    if (!locked) throw await notFoundOfKind(tx, "order", id);
     const line = purchaseLine(locked);
     const change = adminStatusOf(body);
     const to = change.status;
@@ -307,7 +333,7 @@ export async function changeBulkOrderStatus(
       .from(bulkOrders)
       .where(eq(bulkOrders.id, id))
       .for("update");
-    if (!bulk) throw new NotFound(NOT_FOUND);
+    if (!bulk) throw await notFoundOfKind(tx, "bulk", id);
     const reply = { msg: "Order updated", id: bulk.id, status: to };
     const tracking = trackingAfter(bulk, change);
     if (bulk.status === to && sameTracking(bulk, tracking))

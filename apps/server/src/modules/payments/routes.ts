@@ -12,6 +12,7 @@ import {
   payReplySchema,
   refundBodySchema,
   refundReplySchema,
+  type PaymentProviderName,
 } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import { Conflict, NotFound } from "../../errors";
@@ -36,6 +37,9 @@ const webhookReplySchema = z.object({
     .describe("Not about a payment of this store's checkouts: nothing changed"),
 });
 
+/** The provider whose paths SPEC's client calls (POST /mercadopago/pay, GET /mercadopago/feedback). */
+export const SPEC_CLIENT_PROVIDER: PaymentProviderName = "mercadopago";
+
 export interface PaymentRoutesDeps {
   db: Db;
   provider: PaymentProvider;
@@ -47,6 +51,8 @@ export interface PaymentRoutesDeps {
   onStockChange?: () => void;
   /** STOCK_HOLD_SECONDS. */
   holdSeconds: number;
+  /** STORE_TIMEZONE: a settled purchase's local date is the store's. */
+  storeTimeZone: string;
   /** A checkout held units: what others see for sale changed (the search index reads the shelf: it stays). */
   onHoldsChange?: () => void;
   /** Wakes the payments worker once a refund was queued. */
@@ -57,7 +63,8 @@ export interface PaymentRoutesDeps {
 
 /**
  * POST /{provider}/pay, GET /{provider}/feedback and, for a provider that sends notifications,
- * POST /{provider}/webhook (SPEC.md §7 Payment; DESIGN.md §5), under the configured provider's name only.
+ * POST /{provider}/webhook (SPEC.md §7 Payment; DESIGN.md §5), under the configured provider's name; pay and
+ * feedback also under SPEC_CLIENT_PROVIDER's, served by the configured provider.
  */
 export function paymentRoutes({
   db,
@@ -66,6 +73,7 @@ export function paymentRoutes({
   notifyMail,
   onStockChange,
   holdSeconds,
+  storeTimeZone,
   onHoldsChange,
   notifyRefunds,
   metrics,
@@ -80,75 +88,89 @@ export function paymentRoutes({
   return async (app) => {
     keepRepliesPrivate(app);
 
-    app.post(
-      `/${provider.name}/pay`,
-      {
-        config: { access: "user" },
-        schema: {
-          tags: ["payments"],
-          summary:
-            "Start paying what the caller chose of their pending orders (orderIds, bulkOrderIds; everything pending when neither is given); the charge is built from the server's prices",
-          security: BEARER,
-          body: payBodySchema,
-          response: { 200: payReplySchema, ...errors },
-        },
-      },
-      async (request) => {
-        const origins = [publicUrl, `${request.protocol}://${request.host}`].map(
-          (url) => new URL(url).origin,
-        );
-        const reply = await startCheckout(
-          {
-            db,
-            provider,
-            holdSeconds,
-            recheckOpen: async (userId) => {
-              for (const settled of await recheckShopper(db, provider, userId))
-                if (settled) afterSettle(settled);
-            },
-            onCloseFailure: (error) =>
-              request.log.warn(
-                { error: (error as Error).message },
-                "closing a checkout at the provider failed",
-              ),
-          },
-          signedInShopper(request).id,
-          request.body,
-          origins,
-        ).catch((error: unknown) => {
-          if (error instanceof Conflict) metrics?.checkouts.inc({ outcome: "refused" });
-          throw error;
-        });
-        metrics?.checkouts.inc({ outcome: "started" });
-        // The checkout holds units: what others see changed.
-        onHoldsChange?.();
-        return reply;
-      },
-    );
+    // SPEC's client pays at /mercadopago/…, whatever the store's provider: those paths answer for it too.
+    const payPaths = [...new Set([provider.name, SPEC_CLIENT_PROVIDER])];
+    for (const name of payPaths) {
+      const alias =
+        name === provider.name
+          ? ""
+          : ` (the address SPEC's client uses; served by the ${provider.name} provider)`;
 
-    app.get(
-      `/${provider.name}/feedback`,
-      {
-        config: { access: "user" },
-        schema: {
-          tags: ["payments"],
-          summary:
-            "What became of a payment, verified with the provider; an approved one finishes the orders",
-          security: BEARER,
-          querystring: feedbackQuerySchema,
-          response: { 200: feedbackReplySchema, ...errors },
+      app.post(
+        `/${name}/pay`,
+        {
+          config: { access: "user" },
+          schema: {
+            tags: ["payments"],
+            summary:
+              "Start paying what the caller chose of their pending orders (orderIds, bulkOrderIds; everything pending when neither is given); the charge is built from the server's prices" +
+              alias,
+            security: BEARER,
+            body: payBodySchema,
+            response: { 200: payReplySchema, ...errors },
+          },
         },
-      },
-      async (request) => {
-        const caller = signedInShopper(request);
-        const payment = await provider.paymentFromReturn(request.query);
-        if (!payment) throw new NotFound("Payment Not Found");
-        const settled = await settlePayment(db, provider, payment, { userId: caller.id });
-        afterSettle(settled);
-        if (settled.reply.Status !== "approved") return settled.reply;
-        return { ...settled.reply, order: await checkoutSummary(db, checkoutIdOf(payment.reference)!) };
-      },
-    );
+        async (request) => {
+          const origins = [publicUrl, `${request.protocol}://${request.host}`].map(
+            (url) => new URL(url).origin,
+          );
+          const reply = await startCheckout(
+            {
+              db,
+              provider,
+              holdSeconds,
+              recheckOpen: async (userId) => {
+                for (const settled of await recheckShopper(db, provider, userId, storeTimeZone))
+                  if (settled) afterSettle(settled);
+              },
+              onCloseFailure: (error) =>
+                request.log.warn(
+                  { error: (error as Error).message },
+                  "closing a checkout at the provider failed",
+                ),
+            },
+            signedInShopper(request).id,
+            request.body,
+            origins,
+          ).catch((error: unknown) => {
+            if (error instanceof Conflict) metrics?.checkouts.inc({ outcome: "refused" });
+            throw error;
+          });
+          metrics?.checkouts.inc({ outcome: "started" });
+          // The checkout holds units: what others see changed.
+          onHoldsChange?.();
+          return reply;
+        },
+      );
+
+      app.get(
+        `/${name}/feedback`,
+        {
+          config: { access: "user" },
+          schema: {
+            tags: ["payments"],
+            summary:
+              "What became of a payment, verified with the provider; an approved one finishes the orders" +
+              alias,
+            security: BEARER,
+            querystring: feedbackQuerySchema,
+            response: { 200: feedbackReplySchema, ...errors },
+          },
+        },
+        async (request) => {
+          const caller = signedInShopper(request);
+          const payment = await provider.paymentFromReturn(request.query);
+          if (!payment) throw new NotFound("Payment Not Found");
+          const settled = await settlePayment(db, provider, payment, {
+            userId: caller.id,
+            storeTimeZone,
+          });
+          afterSettle(settled);
+          if (settled.reply.Status !== "approved") return settled.reply;
+          return { ...settled.reply, order: await checkoutSummary(db, checkoutIdOf(payment.reference)!) };
+        },
+      );
+    }
 
     app.get(
       "/payment/admin",
@@ -226,6 +248,7 @@ export function paymentRoutes({
           try {
             settled = await settlePayment(db, provider, notification.payment, {
               eventId: notification.eventId,
+              storeTimeZone,
             });
           } catch (error) {
             // A payment of no checkout of this store: acknowledged, or the provider would retry it for days.

@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { checkoutIdOf, orderNumber } from "@voltio/domain/order-status";
+import { dateStringIn } from "@voltio/domain/weekday";
 import type { FeedbackReply, PaymentOutcome } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import { checkoutTotals } from "@voltio/domain/checkout";
@@ -43,7 +45,12 @@ export async function settlePayment(
   db: Db,
   provider: PaymentProvider,
   payment: ProviderPayment,
-  options: { userId?: number; eventId?: string } = {},
+  options: {
+    userId?: number;
+    eventId?: string;
+    /** STORE_TIMEZONE: the purchase's local date, when its buyer's client gave none, is the store's. */
+    storeTimeZone?: string;
+  } = {},
 ): Promise<Settled> {
   const checkoutId = checkoutIdOf(payment.reference);
   if (checkoutId === null) throw new NotFound("Payment Not Found");
@@ -238,9 +245,14 @@ export async function settlePayment(
       checkoutId: checkout.id,
       updatedAt: now,
     };
+    // SPEC's client heads its purchases with this date: a date its client sent when buying stays.
+    const localDate = dateStringIn(options.storeTimeZone ?? "UTC", now);
+    const dated = (column: AnyPgColumn) => ({
+      localPurchaseDate: sql<string>`coalesce(${column}, ${localDate})`,
+    });
     await tx
       .update(orders)
-      .set(finished)
+      .set({ ...finished, ...dated(orders.localPurchaseDate) })
       .where(
         inArray(
           orders.id,
@@ -248,7 +260,10 @@ export async function settlePayment(
         ),
       );
     if (checkout.bulkOrderIds.length)
-      await tx.update(bulkOrders).set(finished).where(inArray(bulkOrders.id, checkout.bulkOrderIds));
+      await tx
+        .update(bulkOrders)
+        .set({ ...finished, ...dated(bulkOrders.localPurchaseDate) })
+        .where(inArray(bulkOrders.id, checkout.bulkOrderIds));
     await tx
       .update(checkouts)
       .set({ status: "paid", providerPaymentId: payment.id })
@@ -296,7 +311,7 @@ export async function recheckCheckout(
   db: Db,
   provider: PaymentProvider,
   checkout: { id: number; providerCheckoutId: string | null; expiresAt: Date },
-  options: { expire: boolean },
+  options: { expire: boolean; storeTimeZone?: string },
 ): Promise<Settled | null> {
   let settled: Settled | null = null;
   if (checkout.providerCheckoutId) {
@@ -304,7 +319,8 @@ export async function recheckCheckout(
       reference: orderNumber(checkout.id),
       providerCheckoutId: checkout.providerCheckoutId,
     });
-    if (payment) settled = await settlePayment(db, provider, payment);
+    if (payment)
+      settled = await settlePayment(db, provider, payment, { storeTimeZone: options.storeTimeZone });
     if (settled?.reply.Status === "pending") return settled;
   }
   const pastHold = checkout.expiresAt < new Date();
@@ -327,7 +343,12 @@ export async function recheckCheckout(
 }
 
 /** Before a new checkout: the shopper's open one, asked of the provider and settled if it was paid. */
-export async function recheckShopper(db: Db, provider: PaymentProvider, userId: number) {
+export async function recheckShopper(
+  db: Db,
+  provider: PaymentProvider,
+  userId: number,
+  storeTimeZone?: string,
+) {
   const open = await db
     .select({
       id: checkouts.id,
@@ -344,7 +365,7 @@ export async function recheckShopper(db: Db, provider: PaymentProvider, userId: 
     );
   const outcomes = [];
   for (const checkout of open)
-    outcomes.push(await recheckCheckout(db, provider, checkout, { expire: false }));
+    outcomes.push(await recheckCheckout(db, provider, checkout, { expire: false, storeTimeZone }));
   return outcomes;
 }
 

@@ -28,6 +28,8 @@ export interface PaymentsWorkerOptions {
   metrics?: WorkerMetrics;
   /** After a round that settled payments: stock moved, mail queued. */
   onSettled?: (settled: Settled) => void;
+  /** STORE_TIMEZONE: the local date of the purchases a re-check settles. */
+  storeTimeZone?: string;
 }
 
 export function startPaymentsWorker({
@@ -35,6 +37,7 @@ export function startPaymentsWorker({
   provider,
   log,
   onSettled,
+  storeTimeZone,
   ...loop
 }: PaymentsWorkerOptions): PaymentsWorker {
   return startPollingWorker({
@@ -46,7 +49,7 @@ export function startPaymentsWorker({
       let rechecked = 0;
       for (const checkout of await claimStaleCheckouts(db)) {
         try {
-          const settled = await recheckCheckout(db, provider, checkout, { expire: true });
+          const settled = await recheckCheckout(db, provider, checkout, { expire: true, storeTimeZone });
           if (settled) onSettled?.(settled);
           rechecked++;
         } catch (error) {

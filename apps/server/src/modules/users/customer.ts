@@ -15,7 +15,7 @@ import { rawQuery } from "../../db/raw";
 import { comments, directions, products, users } from "../../db/schema";
 import { NotFound } from "../../errors";
 import { BEARER, SIGNED_IN_ERRORS } from "../../http/private-replies";
-import { summaryColumns } from "./service";
+import { summaryColumns, withPicture } from "./service";
 
 /**
  * The back office's customer page (issue 23 point 8): one account as the owner looks at it — profile,
@@ -155,7 +155,7 @@ export async function customerOf(db: Db, userId: number): Promise<Customer> {
 
   return {
     profile: {
-      ...profile,
+      ...withPicture(profile),
       createdAt: profile.createdAt.toISOString(),
       deletedAt: profile.deletedAt?.toISOString() ?? null,
     },

@@ -159,7 +159,7 @@ describe("GET /api/user", () => {
       lastName: "Shopper",
       email: "shopper@voltio.test",
       rol: "user",
-      profilePicture: "",
+      profilePicture: "/illustrations/avatar/SS.svg",
       googleUser: false,
       newsletterSubscription: expect.any(Boolean),
       directions: [

@@ -21,6 +21,7 @@ import type { Caller } from "../auth/access-token";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { findUserByEmail } from "../auth/service";
 import { revokeUserSessions } from "../auth/sessions";
+import { avatarUrl } from "../illustrations/svg";
 
 /** The first account: the store's owner, who can never be demoted or deleted (SPEC.md §4, §9). */
 export const FIRST_ADMIN_ID = 1;
@@ -46,6 +47,14 @@ const addressColumns = {
   postalCode: true,
 } as const;
 
+/**
+ * An account's picture as replies give it: without one of its own, the store's avatar of its initials, so a
+ * client never draws a broken image from an empty address (the stored value stays empty).
+ */
+export const withPicture = <Row extends { profilePicture: string; firstName: string; lastName: string }>(
+  row: Row,
+): Row => (row.profilePicture ? row : { ...row, profilePicture: avatarUrl(row) });
+
 /** GET /user: the account with its addresses; the password hash is never selected. */
 export async function getUser(db: Db, id: number): Promise<User> {
   const user = await db.query.users.findFirst({
@@ -54,7 +63,7 @@ export async function getUser(db: Db, id: number): Promise<User> {
     with: { directions: { columns: addressColumns, orderBy: (d, { asc }) => [asc(d.id)] } },
   });
   if (!user) throw new NotFound("User Not Found");
-  return user;
+  return withPicture(user);
 }
 
 const isUniqueViolation = (error: unknown): boolean => {
@@ -194,7 +203,7 @@ export const summaryColumns = {
 };
 
 const toSummary = (row: { createdAt: Date } & Omit<UserSummary, "createdAt">): UserSummary => ({
-  ...row,
+  ...withPicture(row),
   createdAt: row.createdAt.toISOString(),
 });
 
