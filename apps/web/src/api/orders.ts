@@ -9,6 +9,7 @@ import type {
   ProductOrder,
 } from "@voltio/domain/orders";
 import { ApiError, apiFetch } from "./client";
+import type { ScreenCallbacks } from "./screen-callbacks";
 import { SESSION_KEY } from "./session-key";
 
 /**
@@ -72,6 +73,37 @@ export async function buyCartLines(orderIds: readonly number[], date: string): P
       method: "POST",
       body: JSON.stringify({ orderIds, date }),
     });
+}
+
+/**
+ * What is being bought: one unit of a product (Buy now), a wishlist line (Buy on its card: the line itself
+ * becomes the purchase and leaves the wishlist), or the cart's lines (Buy All).
+ */
+export type BuyTarget =
+  { productId: number } | { wishlistOrderId: number } | { cartOrderIds: readonly number[] };
+
+/**
+ * The purchase's line(s) become pending, dated by the shopper's own clock and zone (what the purchase history
+ * headings read). The reply is the pending line a checkout pays alone, or null after Buy All (everything
+ * waiting to be paid). Whatever happened, the order lists are read again.
+ */
+export function usePlaceOrder(screen: ScreenCallbacks<number | null, BuyTarget> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    ...screen,
+    mutationFn: async (target: BuyTarget) => {
+      const date = new Date().toString();
+      if ("productId" in target) return (await addPendingOrder(target.productId, date)).id;
+      if ("wishlistOrderId" in target)
+        return (await moveOrder(target.wishlistOrderId, "pending", date)).order?.id ?? target.wishlistOrderId;
+      await buyCartLines(target.cartOrderIds, date);
+      return null;
+    },
+    onSettled: async (...args) => {
+      await refreshOrders(client);
+      await screen.onSettled?.(...args);
+    },
+  });
 }
 
 export const bulkOrdersKey = (statuses: readonly OrderStatus[]) =>

@@ -1,3 +1,4 @@
+import { useMutation } from "@tanstack/react-query";
 import { ApiError, refreshAccessToken } from "./client";
 import { tokens } from "./tokens";
 
@@ -6,7 +7,7 @@ import { tokens } from "./tokens";
  * bearer token, so a plain link can't download it: the file is fetched (refreshing an expired token once, as
  * every API call does) and saved from a Blob.
  */
-export async function downloadReceipt(number: string): Promise<void> {
+async function downloadReceipt(number: string): Promise<void> {
   const path = `/api/order/purchases/${encodeURIComponent(number)}/receipt`;
   const get = (access: string | null) =>
     fetch(path, { headers: access ? { authorization: `Bearer ${access}` } : {} });
@@ -33,3 +34,6 @@ export async function downloadReceipt(number: string): Promise<void> {
   // Revoked on the next turn: the download has started by then.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** The receipt's download, by the purchase's number: nothing in the cache changes. */
+export const useDownloadReceipt = () => useMutation({ mutationFn: downloadReceipt });

@@ -5,7 +5,7 @@ import { formatDollars, toCents } from "@voltio/domain/money";
 import type { BuyAgainReply, Purchase, PurchaseLine, Shipment } from "@voltio/domain/purchase";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
-import { downloadReceipt } from "@/api/receipt";
+import { useDownloadReceipt } from "@/api/receipt";
 import { useSession } from "@/api/session";
 import { NotFoundPage } from "@/components/NotFoundPage";
 import { LoadError } from "@/components/LoadError";
@@ -283,11 +283,12 @@ function Actions({ purchase }: { purchase: Purchase }) {
   const buyAgain = useBuyAgain(purchase.number);
   const [downloading, setDownloading] = useState(false);
   const [downloadFailed, setDownloadFailed] = useState(false);
+  const downloadReceipt = useDownloadReceipt();
   const download = async () => {
     setDownloading(true);
     setDownloadFailed(false);
     try {
-      await downloadReceipt(purchase.number);
+      await downloadReceipt.mutateAsync(purchase.number);
     } catch {
       setDownloadFailed(true);
     } finally {

@@ -1,3 +1,4 @@
+import { useMutation } from "@tanstack/react-query";
 import type { UploadReply } from "@voltio/domain/account";
 import { ApiError, refreshAccessToken } from "@/api/client";
 import { tokens } from "@/api/tokens";
@@ -39,4 +40,12 @@ export function uploadImage(file: File, onProgress: (fraction: number) => void):
     if (reply.status !== 201 && reply.status !== 200) throw new ApiError(reply.status, reply.body);
     return (reply.body as UploadReply).secure_url;
   })();
+}
+
+/** POST /uploads of one file at a time, several at once if need be: each mutateAsync answers for its file. */
+export function useUploadImage() {
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (fraction: number) => void }) =>
+      uploadImage(file, onProgress),
+  });
 }

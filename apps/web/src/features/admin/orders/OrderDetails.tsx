@@ -4,7 +4,7 @@ import { formatDollars } from "@voltio/domain/money";
 import { Link } from "react-router";
 import { Download } from "lucide-react";
 import { useState } from "react";
-import { downloadReceipt } from "@/api/receipt";
+import { useDownloadReceipt } from "@/api/receipt";
 import { Button } from "@/components/ui/Button";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { capitalised } from "../format";
@@ -83,10 +83,11 @@ export function OrderDetails({ order }: { order: AdminOrder }) {
 function OrderLinks({ number }: { number: string }) {
   const { t } = useTranslation();
   const [state, setState] = useState<"idle" | "busy" | "failed">("idle");
+  const downloadReceipt = useDownloadReceipt();
   const download = async () => {
     setState("busy");
     try {
-      await downloadReceipt(number);
+      await downloadReceipt.mutateAsync(number);
       setState("idle");
     } catch {
       setState("failed");

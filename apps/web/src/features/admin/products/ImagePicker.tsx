@@ -3,7 +3,7 @@ import { ArrowDown, ArrowUp, Plus, X } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
-import { uploadImage } from "../upload";
+import { useUploadImage } from "../upload";
 import { Field } from "../Field";
 import { Fieldset, inputClass } from "./ProductFormControls";
 
@@ -29,6 +29,7 @@ export function ImagePicker({
     if (trimmed) update((current) => (current.includes(trimmed) ? current : [...current, trimmed]));
     setUrl("");
   };
+  const uploadImage = useUploadImage();
   const upload = (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
       setUploads((current) => [...current, { name: file.name, progress: 0 }]);
@@ -36,7 +37,8 @@ export function ImagePicker({
         setUploads((current) =>
           current.map((item) => (item.name === file.name ? { ...item, ...change } : item)),
         );
-      uploadImage(file, (progress) => track({ progress }))
+      uploadImage
+        .mutateAsync({ file, onProgress: (progress) => track({ progress }) })
         .then((uploaded) => {
           update((current) => [...current, uploaded]);
           setUploads((current) => current.filter((item) => item.name !== file.name));
