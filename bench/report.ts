@@ -3,7 +3,10 @@ import { fileURLToPath } from "node:url";
 
 const file = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
 const HEADER =
-  "# Benchmarks\n\nEach section is written by its `npm run bench:*` script; the notes under it are kept by hand.\n";
+  "# Benchmarks\n\n" +
+  "Each section is written by its `npm run bench:*` script up to its end-of-generated marker; the few lines under\n" +
+  "it, kept by hand, say what the numbers mean today. Sections without a marker were measured by hand. How the\n" +
+  "numbers got there (earlier runs, what was tried): [benchmark-notes.md](benchmark-notes.md).\n";
 
 /**
  * Replaces the generated part of one "## title" section of docs/benchmarks.md (up to its
