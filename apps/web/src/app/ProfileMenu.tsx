@@ -1,11 +1,10 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { LayoutDashboard, LogOut, UserRound } from "lucide-react";
 import type { User } from "@voltio/domain/account";
-import { logout } from "@/api/session";
+import { useLogout } from "@/api/session-mutations";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { ProfileFace, profileTriggerClass } from "./header/ProfileFace";
 
@@ -16,13 +15,13 @@ const itemClass =
 export function ProfileMenu({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const logout = useLogout();
   const [confirming, setConfirming] = useState(false);
   const [leaving, setLeaving] = useState(false);
 
   const accept = async () => {
     setLeaving(true);
-    await logout(client);
+    await logout.mutateAsync();
     setLeaving(false);
     setConfirming(false);
     void navigate("/");

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Mail } from "lucide-react";
 import type { User } from "@voltio/domain/account";
-import { useUpdateUser } from "@/api/user-update";
+import { useUpdateUser } from "@/api/session-mutations";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { Card } from "./ui/Card";
 import { focusRingClass } from "./ui/focus-ring";

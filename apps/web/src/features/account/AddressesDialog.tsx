@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { ArrowLeft, ChevronDown, MapPin, Plus, Trash2 } from "lucide-react";
 import type { Address, AddressValues } from "@voltio/domain/account";
-import { useUpdateUser } from "@/api/user-update";
+import { useUpdateUser } from "@/api/session-mutations";
 import { Button } from "@/components/ui/Button";
 import { Modal } from "@/components/ui/Modal";
 import { showToast } from "@/components/ui/toast";

@@ -5,7 +5,7 @@ import { useTranslation } from "@/i18n";
 import { passwordChangeSchema } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { ApiError } from "@/api/client";
-import { useUpdateUser } from "@/api/user-update";
+import { useUpdateUser } from "@/api/session-mutations";
 import { TextField, ruleText } from "@/components/TextField";
 import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";

@@ -3,7 +3,7 @@ import { useTranslation } from "@/i18n";
 import { Camera, Check, LoaderCircle, X } from "lucide-react";
 import type { User } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
-import { useUpdateUser } from "@/api/user-update";
+import { useUpdateUser } from "@/api/session-mutations";
 import { Avatar } from "@/components/Avatar";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";

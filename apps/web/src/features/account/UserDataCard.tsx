@@ -5,7 +5,7 @@ import { registerSchema, type User, type UserUpdate } from "@voltio/domain/accou
 import { ApiError } from "@/api/client";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
-import { useUpdateUser } from "@/api/user-update";
+import { useUpdateUser } from "@/api/session-mutations";
 import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
 import { AddressesDialog } from "./AddressesDialog";

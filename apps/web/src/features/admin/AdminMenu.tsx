@@ -1,6 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import {
   BarChart3,
   Banknote,
@@ -16,7 +15,8 @@ import {
   type LucideIcon,
 } from "lucide-react";
 import { useTranslation } from "@/i18n";
-import { logout, useSession } from "@/api/session";
+import { useSession } from "@/api/session";
+import { useLogout } from "@/api/session-mutations";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { Card } from "@/components/ui/Card";
 import { focusRingClass } from "@/components/ui/focus-ring";
@@ -59,7 +59,7 @@ const itemClass = (active: boolean) =>
 export function AdminMenu() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const client = useQueryClient();
+  const logout = useLogout();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [confirming, setConfirming] = useState(false);
@@ -79,7 +79,7 @@ export function AdminMenu() {
 
   const leave = async () => {
     setLeaving(true);
-    await logout(client);
+    await logout.mutateAsync();
     setConfirming(false);
     void navigate("/");
   };

@@ -2,14 +2,13 @@ import { Link } from "react-router";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
 import { loginSchema, type LoginInput } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
-import { login } from "@/api/session";
 import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { failureText, linkButtonClass } from "@/components/form";
+import { useLogin } from "./api";
 import { focusFirstInvalid } from "./keep-typed";
 
 /**
@@ -28,7 +27,7 @@ export function LoginForm({
   onOtherEmail: () => void;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const login = useLogin();
   const form = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     defaultValues: { email, password },
@@ -38,7 +37,7 @@ export function LoginForm({
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const me = await login(client, values.email, values.password);
+      const me = await login.mutateAsync({ email: values.email, password: values.password });
       onSignedIn(me?.firstName);
     } catch (error) {
       if (error instanceof ApiError && error.message.includes("incorrect")) {

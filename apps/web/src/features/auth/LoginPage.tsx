@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
-import { useQueryClient } from "@tanstack/react-query";
-import { checkEmail, googleLogin, useAuthOptions, useSession } from "@/api/session";
+import { useAuthOptions, useSession } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { showToast } from "@/components/ui/toast";
+import { useCheckEmail, useGoogleLogin } from "./api";
 import { AuthCard, SuccessNote } from "./AuthCard";
 import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
@@ -33,7 +33,8 @@ export function LoginPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("auth.pageTitle") }));
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const checkEmail = useCheckEmail();
+  const googleLogin = useGoogleLogin();
   const { user } = useSession();
   const options = useAuthOptions();
   // After a password reset (ResetPasswordPage): the Login form of that e-mail, saying so.
@@ -54,7 +55,7 @@ export function LoginPage() {
     try {
       if (!googleClientId) throw new Error("Google sign-in is not configured");
       const credential = await requestGoogleCredential(googleClientId);
-      const me = await googleLogin(client, credential);
+      const me = await googleLogin.mutateAsync(credential);
       signedIn(me?.firstName);
     } catch (error) {
       console.error("Google sign-in failed", error);
@@ -62,9 +63,11 @@ export function LoginPage() {
   };
 
   const emailChecked = async (email: string) => {
-    const reply = await Promise.all([checkEmail(email), loadLoginForm(), loadRegisterForm()]).then(
-      ([reply]) => reply,
-    );
+    const reply = await Promise.all([
+      checkEmail.mutateAsync(email),
+      loadLoginForm(),
+      loadRegisterForm(),
+    ]).then(([reply]) => reply);
     if (reply.msg.includes("doesn't")) setStep({ kind: "register", email });
     else if (reply.googleUser) await signInWithGoogle();
     else setStep({ kind: "login", email });

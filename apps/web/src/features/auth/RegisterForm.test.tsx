@@ -1,5 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render as renderAlone, screen, waitFor } from "@testing-library/react";
 import { RegisterForm } from "./RegisterForm";
 import { loadTexts } from "@/i18n";
 
@@ -10,6 +12,9 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
+
+const render = (form: ReactNode) =>
+  renderAlone(<QueryClientProvider client={new QueryClient()}>{form}</QueryClientProvider>);
 
 const box = (name: string) => screen.getByRole("textbox", { name }) as HTMLInputElement;
 const type = (name: string, value: string) => fireEvent.input(box(name), { target: { value } });

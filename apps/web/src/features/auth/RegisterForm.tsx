@@ -3,11 +3,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
 import { registerSchema, type RegisterInput } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
-import { register as registerAccount } from "@/api/session";
 import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { failureText, linkButtonClass } from "@/components/form";
+import { useRegister } from "./api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
 /**
@@ -24,6 +24,7 @@ export function RegisterForm({
   onOtherEmail: () => void;
 }) {
   const { t } = useTranslation();
+  const registerAccount = useRegister();
   const form = useForm<RegisterInput>({
     resolver: zodResolver(registerSchema),
     defaultValues: { firstName: "", lastName: "", email, password: "" },
@@ -38,7 +39,7 @@ export function RegisterForm({
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await registerAccount(values);
+      await registerAccount.mutateAsync(values);
       showToast(t("auth.registered"));
       onRegistered(values.email, values.password);
     } catch (error) {

@@ -1,12 +1,10 @@
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, CircleX, Clock, RotateCcw } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { FeedbackReply, OrderSummary } from "@voltio/domain/payments";
 import { formatDollars, toCents } from "@voltio/domain/money";
 import { ApiError } from "@/api/client";
-import { refreshOrders } from "@/api/orders";
 import { usePaymentFeedback } from "./api";
 import { checkoutPath } from "./choice";
 import { useStoreInfo } from "@/api/store";
@@ -27,16 +25,10 @@ export function PaymentResultPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("paymentResult.title") }));
   const { search } = useLocation();
-  const client = useQueryClient();
   const store = useStoreInfo();
   const feedback = usePaymentFeedback(store.data?.paymentProvider, search);
   const reply = feedback.data;
   const status = reply?.Status;
-
-  // The orders just changed on the server: the cart, checkout and purchases read them again.
-  useEffect(() => {
-    if (status) void refreshOrders(client);
-  }, [status, client]);
 
   if (store.isPending || feedback.isLoading)
     return (

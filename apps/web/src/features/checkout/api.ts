@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FeedbackReply, PayReply, PaymentProviderName } from "@voltio/domain/payments";
 import { apiFetch } from "@/api/client";
@@ -90,14 +91,21 @@ export function useRepairShortage<V extends ShortageRepair>(screen: ScreenCallba
 
 /**
  * GET /{provider}/feedback with the return page's query string: the server asks the provider what became of
- * the payment (and finishes the orders when it was approved). Read once per return address.
+ * the payment (and finishes the orders when it was approved). Read once per return address. Once its status
+ * is known the orders have changed on the server: the cart, checkout and purchases read them again.
  */
 export function usePaymentFeedback(provider: PaymentProviderName | undefined, search: string) {
-  return useQuery({
+  const client = useQueryClient();
+  const feedback = useQuery({
     queryKey: [...SESSION_KEY, "payment-feedback", provider, search],
     queryFn: ({ signal }) => apiFetch<FeedbackReply>(`/${provider}/feedback${search}`, { signal }),
     enabled: provider !== undefined && search.length > 1,
     staleTime: Infinity,
     retry: false,
   });
+  const status = feedback.data?.Status;
+  useEffect(() => {
+    if (status) void refreshOrders(client);
+  }, [status, client]);
+  return feedback;
 }

@@ -1,6 +1,5 @@
 import { useId } from "react";
 import { Link } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { Bell, BellRing } from "lucide-react";
 import { ApiError } from "@/api/client";
 import { useSession } from "@/api/session";
@@ -33,7 +32,6 @@ export function StockAlert({ productId }: { productId: number }) {
 
 function StockAlertToggle({ productId }: { productId: number }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const statusId = useId();
   const alert = useStockAlert(productId, true);
   const change = useSetStockAlert(productId);
@@ -44,11 +42,9 @@ function StockAlertToggle({ productId }: { productId: number }) {
     if (change.isPending) return;
     change.mutate(!requested, {
       onError: (error) => {
-        // Restocked meanwhile: nothing to wait for, and the page shows the stock now.
-        if (error instanceof ApiError && error.status === 409) {
-          showToast(t("stockAlert.inStockNow"));
-          void client.invalidateQueries({ queryKey: ["product", productId] });
-        } else showToast(t("stockAlert.failed"), "error");
+        // Restocked meanwhile: nothing to wait for (the hook reads the product again).
+        if (error instanceof ApiError && error.status === 409) showToast(t("stockAlert.inStockNow"));
+        else showToast(t("stockAlert.failed"), "error");
       },
     });
   };

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { StockAlertReply } from "@voltio/domain/stock-alerts";
-import { apiFetch } from "@/api/client";
+import { ApiError, apiFetch } from "@/api/client";
 import { SESSION_KEY } from "@/api/session-key";
 
 /**
@@ -18,12 +18,19 @@ export function useStockAlert(productId: number, enabled: boolean) {
   });
 }
 
-/** Asks (true) or cancels (false); the reply is what the server now holds. */
+/**
+ * Asks (true) or cancels (false); the reply is what the server now holds. Refused because the product is back
+ * in stock meanwhile (409), the product is read again: the page shows the stock now.
+ */
 export function useSetStockAlert(productId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (wanted: boolean) =>
       apiFetch<StockAlertReply>(alertPath(productId), { method: wanted ? "PUT" : "DELETE" }),
     onSuccess: (reply) => client.setQueryData(alertKey(productId), reply),
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409)
+        void client.invalidateQueries({ queryKey: ["product", productId] });
+    },
   });
 }
