@@ -10,6 +10,48 @@ const features = readdirSync(`${import.meta.dirname}/${web}/features`, { withFil
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+const server = "apps/server/src";
+/**
+ * The server's areas from the top down: each may import the ones listed after it, never one before it. Feature
+ * modules come first; below them what they share: users (accounts and their erasure), the catalogue,
+ * identity (who is calling), audit, inventory, then the integrations with the outside world, the worker loop
+ * and metrics. app.ts, main.ts, http/, db/ and config sit around them and are not ordered here.
+ */
+const SERVER_LAYERS = [
+  "modules/web",
+  "modules/admin-catalog",
+  "modules/stock-alerts",
+  "modules/orders",
+  "modules/payments",
+  "modules/newsletter",
+  "modules/reviews",
+  "modules/networks",
+  "modules/stats",
+  "modules/health",
+  "modules/users",
+  "modules/uploads",
+  "modules/catalog",
+  "modules/illustrations",
+  "modules/auth",
+  "modules/audit",
+  "modules/inventory",
+  "modules/identity",
+  "integrations/mail",
+  "integrations/payments",
+  "workers",
+  "modules/metrics",
+];
+// A new module must take its place in the order, or nothing would keep it from importing upward.
+for (const folder of ["modules", "integrations"])
+  for (const entry of readdirSync(`${import.meta.dirname}/${server}/${folder}`, { withFileTypes: true }))
+    if (entry.isDirectory() && !SERVER_LAYERS.includes(`${folder}/${entry.name}`))
+      throw new Error(`eslint.config.js: put ${server}/${folder}/${entry.name} in SERVER_LAYERS`);
+const serverZones = SERVER_LAYERS.slice(1).map((layer, index) => ({
+  target: `${server}/${layer}`,
+  from: SERVER_LAYERS.slice(0, index + 1).map((above) => `${server}/${above}`),
+  message: `Server areas import downward only (SERVER_LAYERS in eslint.config.js): ${layer} sits below these. Move what both need down.`,
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -97,6 +139,7 @@ export default tseslint.config(
               message:
                 "packages/domain is shared by the server and the web app: it imports nothing from apps/.",
             },
+            ...serverZones,
           ],
         },
       ],

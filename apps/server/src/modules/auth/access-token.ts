@@ -6,8 +6,6 @@ import type { Db } from "../../db/client";
 import { refreshTokens, users } from "../../db/schema";
 import { AccessTokenExpired, NotSignedIn } from "../../errors";
 import type { Caller } from "../identity/caller";
-// TEMPORARY: until the last two importers name identity/caller.
-export type { Caller } from "../identity/caller";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = "voltio";

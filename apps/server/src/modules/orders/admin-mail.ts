@@ -24,9 +24,6 @@ export interface StatusMailOrder {
 export const orderPageUrl = (storeUrl: string, number: string) =>
   `${storeUrl.replace(/\/+$/, "")}/purchases/${encodeURIComponent(number)}`;
 
-/** Anonymised accounts (a deleted user) keep an address nobody reads: they get no mail. */
-export const isDeletedAddress = (email: string) => email.toLowerCase().endsWith("@deleted.invalid");
-
 const STATUS_TEXT: Record<NotifiedStatus, { en: string; es: string }> = {
   onDelivery: { en: "is on its way", es: "está en camino" },
   delivered: { en: "was delivered", es: "fue entregado" },

@@ -10,11 +10,11 @@ import { numberOf } from "@voltio/domain/order-status";
 import { isPaidStatus, type OrderStatus, type OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
 import { trackingUrl } from "@voltio/domain/purchase";
-import { bulkOrders, checkouts, orders, products, users } from "../../db/schema";
+import { bulkOrders, checkouts, orders, products } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { queueMail } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
 import {
   giveBackStock,
   lockStock,
@@ -23,13 +23,8 @@ import {
   unitsPerProduct,
 } from "../inventory/stock";
 import { refundCancelledPurchase } from "../payments/refunds";
-import {
-  isDeletedAddress,
-  orderPageUrl,
-  orderStatusMail,
-  type NotifiedStatus,
-  type StatusMailOrder,
-} from "./admin-mail";
+import { buyerEmail } from "../users/erasure";
+import { orderPageUrl, orderStatusMail, type NotifiedStatus, type StatusMailOrder } from "./admin-mail";
 import type { TrackingTemplates } from "./purchase-page";
 
 /** An admin moves a purchase on (PUT /order/admin/:id, PUT /order/bulk/:id): stock, refunds, audit, e-mail. */
@@ -132,11 +127,8 @@ async function recordMove(
     after: { status: to, ...(tracking.trackingNumber || tracking.carrier ? tracking : {}) },
   });
   if (!(NOTIFIED_STATUSES as readonly string[]).includes(to)) return false;
-  const [buyer] = await tx
-    .select({ email: users.email, deletedAt: users.deletedAt })
-    .from(users)
-    .where(eq(users.id, order.userId));
-  if (!buyer || buyer.deletedAt || isDeletedAddress(buyer.email)) return false;
+  const email = await buyerEmail(tx, order.userId);
+  if (!email) return false;
   // The order page's link: at the store's address the buyer paid from.
   const [checkout] = order.checkoutId
     ? await tx
@@ -156,7 +148,7 @@ async function recordMove(
       : null,
   };
   // The audit entry names this move: one move mails once, a later one again.
-  const queued = await queueMail(tx, orderStatusMail(mailed, to as NotifiedStatus, buyer.email, change));
+  const queued = await queueMail(tx, orderStatusMail(mailed, to as NotifiedStatus, email, change));
   return queued !== undefined;
 }
 

@@ -21,7 +21,8 @@ import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private
 import type { PaymentProvider } from "../../integrations/payments/provider";
 import type { StoreMetrics } from "../metrics/registry";
 import { checkoutSummary, startCheckout } from "./checkout";
-import { listPayments, refundPayment } from "./refunds";
+import { listPayments } from "./admin-list";
+import { refundPayment } from "./refunds";
 import { recheckShopper, settlePayment, type Settled } from "./settlement";
 
 const errors = { ...SIGNED_IN_ERRORS, 502: errorSchema };

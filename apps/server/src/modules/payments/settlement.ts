@@ -10,7 +10,7 @@ import { NotFound } from "../../errors";
 import type { PaymentProvider, ProviderPayment } from "../../integrations/payments/provider";
 import { queueMail } from "../../integrations/mail/outbox";
 import { lockStock, releaseHolds, sellable, takeStock, unitsPerProduct } from "../inventory/stock";
-import { buyerEmail } from "./buyer";
+import { buyerEmail } from "../users/erasure";
 import { coveredBy, lockCheckout, startDied } from "./checkout";
 import { orderConfirmation } from "./order-mail";
 import { queueAutomaticRefund, type AutomaticRefundCause } from "./refunds";

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { products, stockAlerts, users } from "../../db/schema";
 import { Conflict, NotFound } from "../../errors";
 import { queueMail } from "../../integrations/mail/outbox";
-import { isDeletedAddress } from "../orders/admin-mail";
+import { isDeletedAddress } from "../users/erasure";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import { backInStockMail } from "./mail";
 

@@ -1,7 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
-import { isDeletedAddress } from "../orders/admin-mail";
+
+/** The address an erased account keeps: unique, and one nobody reads. */
+export const deletedAddress = (userId: number) => `deleted-user-${userId}@deleted.invalid`;
+
+/** Anonymised accounts (a deleted user) keep an address nobody reads: they get no mail. */
+export const isDeletedAddress = (email: string) => email.toLowerCase().endsWith("@deleted.invalid");
 
 /** Where to write to a buyer; null for an erased account, which gets no mail. */
 export async function buyerEmail(tx: Db, userId: number): Promise<string | null> {

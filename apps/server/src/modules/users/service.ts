@@ -17,7 +17,8 @@ import { pageInfo } from "@voltio/domain/http";
 import { directions, orders, users } from "../../db/schema";
 import { recordChange } from "../audit/service";
 import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
-import type { Caller } from "../auth/access-token";
+import type { Caller } from "../identity/caller";
+import { deletedAddress } from "./erasure";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { findUserByEmail } from "../auth/service";
 import { revokeUserSessions } from "../auth/sessions";
@@ -309,7 +310,7 @@ export async function deleteUser(db: Db, actor: Caller, id: number): Promise<voi
         deletedAt: new Date(),
         firstName: "Deleted",
         lastName: "User",
-        email: `deleted-user-${id}@deleted.invalid`,
+        email: deletedAddress(id),
         // No password matches it, and no Google account either: nobody can sign in as this account.
         passwordHash: "deleted",
         googleUser: false,
