@@ -273,7 +273,7 @@ export async function buildApp(
       await api.register(userRoutes({ db, config }));
       await api.register(uploadRoutes({ db, config, storage: uploads }));
       await api.register(newsletterRoutes({ db, config, notifyMail }));
-      await api.register(networkRoutes({ db, onNetworksChange: catalogWritten }));
+      await api.register(networkRoutes({ db, catalogWritten }));
       await api.register(auditRoutes({ db }));
       await api.register(
         orderRoutes({
@@ -282,17 +282,17 @@ export async function buildApp(
           storeTimeZone: config.storeTimeZone,
           now,
           notifyMail,
-          onStockChange: catalogWritten,
+          catalogWritten,
           notifyRefunds: () => paymentsWorker.notify(),
           trackingUrlTemplates: config.trackingUrlTemplates,
         }),
       );
-      await api.register(reviewRoutes({ db, identify, onRatingsChange: catalogWritten }));
+      await api.register(reviewRoutes({ db, identify, catalogWritten }));
       await api.register(
         adminCatalogRoutes({
           db,
           reference: catalogCache.reference,
-          onCatalogChange: catalogWritten,
+          catalogWritten,
           afterStockWrite: () => stockAlerts.sweep(),
         }),
       );
@@ -304,7 +304,7 @@ export async function buildApp(
           provider: paymentProvider,
           publicUrl: config.publicUrl,
           notifyMail,
-          onStockChange: catalogWritten,
+          catalogWritten,
           holdSeconds: config.stockHoldSeconds,
           storeTimeZone: config.storeTimeZone,
           onHoldsChange: () => {

@@ -6,7 +6,7 @@ import type { Db } from "./client";
  * A statement sent straight to the driver, under a name when given: PostgreSQL then parses and plans it once
  * per connection (PGlite, one connection in this process, just runs it). For the few hot read paths whose SQL is built once
  * per shape (the catalogue listing): drizzle would build the query and map every row again on each request,
- * which was a tenth of the server's time under load (docs/benchmarks.md). Values only ever go as parameters.
+ * which was a tenth of the server's time under load (docs/benchmark-notes.md). Values only ever go as parameters.
  */
 export interface RawQuery {
   <Row>(name: string | undefined, text: string, values: readonly unknown[]): Promise<Row[]>;

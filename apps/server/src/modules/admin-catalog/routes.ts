@@ -21,8 +21,8 @@ export interface AdminCatalogRoutesDeps {
   db: Db;
   /** The catalogue's categories and sales snapshot: replies are built with it, as GET /products does. */
   reference: TtlCache<CatalogReference>;
-  /** Every change shows in the store, carts included, on the next request: the catalogue's caches go. */
-  onCatalogChange: () => void;
+  /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
+  catalogWritten: () => void;
   /** After a product's stock may have risen (committed): back-in-stock requests are answered (issue 23). */
   afterStockWrite?: () => Promise<unknown>;
 }
@@ -31,7 +31,7 @@ export interface AdminCatalogRoutesDeps {
 export function adminCatalogRoutes({
   db,
   reference,
-  onCatalogChange,
+  catalogWritten,
   afterStockWrite,
 }: AdminCatalogRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -40,13 +40,13 @@ export function adminCatalogRoutes({
 
     /** A changed product as GET /products/:id now shows it: the caches let go of the old one first. */
     const changedProduct = async (id: number) => {
-      onCatalogChange();
+      catalogWritten();
       const product = await getProduct(db, id, reference);
       if (!product) throw new NotFound(PRODUCT_NOT_FOUND);
       return product;
     };
     const changedSale = async (id: number) => {
-      onCatalogChange();
+      catalogWritten();
       const sale = await getSale(db, id);
       if (!sale) throw new NotFound(SALE_NOT_FOUND);
       return sale;
@@ -104,7 +104,7 @@ export function adminCatalogRoutes({
       },
       async (request) => {
         await deleteProduct(db, signedIn(request), request.params.id);
-        onCatalogChange();
+        catalogWritten();
         return { msg: "Product deleted" };
       },
     );
@@ -160,7 +160,7 @@ export function adminCatalogRoutes({
       },
       async (request) => {
         await deleteSale(db, signedIn(request), request.query.saleId);
-        onCatalogChange();
+        catalogWritten();
         return { msg: "Sale deleted" };
       },
     );

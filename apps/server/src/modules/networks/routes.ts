@@ -8,12 +8,12 @@ import { saveNetworks } from "./service";
 
 export interface NetworkRoutesDeps {
   db: Db;
-  /** The footer reads GET /networks through the catalogue's cache: it follows at once. */
-  onNetworksChange: () => void;
+  /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
+  catalogWritten: () => void;
 }
 
 /** POST /networks (SPEC.md §7; issue 13 point 4): the store's social links; GET is the catalogue's. */
-export function networkRoutes({ db, onNetworksChange }: NetworkRoutesDeps): FastifyPluginAsyncZod {
+export function networkRoutes({ db, catalogWritten }: NetworkRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       "/networks",
@@ -31,7 +31,7 @@ export function networkRoutes({ db, onNetworksChange }: NetworkRoutesDeps): Fast
       },
       async (request) => {
         const saved = await saveNetworks(db, signedIn(request), request.body);
-        onNetworksChange();
+        catalogWritten();
         return saved;
       },
     );

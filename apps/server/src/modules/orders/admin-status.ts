@@ -25,7 +25,7 @@ import {
 import { refundCancelledPurchase } from "../payments/refunds";
 import { buyerEmail } from "../users/erasure";
 import { orderPageUrl, orderStatusMail, type NotifiedStatus, type StatusMailOrder } from "./admin-mail";
-import type { TrackingTemplates } from "./purchase-page";
+import type { TrackingTemplates } from "./purchase-read-model";
 
 /** An admin moves a purchase on (PUT /order/admin/:id, PUT /order/bulk/:id): stock, refunds, audit, e-mail. */
 
@@ -34,8 +34,8 @@ type AdminOrderStatus = AdminStatusChange["status"];
 export interface StatusChangeDeps {
   /** Wakes the mail worker once a change queued its e-mail. */
   notifyMail?: () => void;
-  /** Listings show stock: called after a change gave stock back or took it. */
-  onStockChange?: () => void;
+  /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
+  catalogWritten?: () => void;
   /** Wakes the payments worker: cancelling a paid order queued its refund. */
   notifyRefunds?: () => void;
   /** Carrier → tracking page: the shipping e-mail links the parcel's tracking. */
@@ -169,7 +169,7 @@ function afterCommit(
   deps: StatusChangeDeps,
   outcome: { stockMoved: boolean; mailed: boolean; refunding?: boolean },
 ) {
-  if (outcome.stockMoved) deps.onStockChange?.();
+  if (outcome.stockMoved) deps.catalogWritten?.();
   if (outcome.mailed) deps.notifyMail?.();
   if (outcome.refunding) deps.notifyRefunds?.();
 }

@@ -3,7 +3,7 @@ import type { BuyAgainReply } from "@voltio/domain/purchase";
 import type { Db } from "../../db/client";
 import { orders } from "../../db/schema";
 import { lockStock, sellable } from "../inventory/stock";
-import type { LoadedPurchase } from "./purchase-page";
+import type { LoadedPurchase } from "./purchase-read-model";
 
 /**
  * "Buy again" (issue 23 point 4): the purchase's products go into the buyer's cart, one cart line per

@@ -10,7 +10,7 @@ import type { Db } from "../../db/client";
 import { signedIn, signedInShopper } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS } from "../../http/private-replies";
 import { buyAgain } from "./buy-again";
-import { listPurchases, purchaseFor, purchaseReply, type TrackingTemplates } from "./purchase-page";
+import { listPurchases, purchaseFor, purchaseReply, type TrackingTemplates } from "./purchase-read-model";
 
 export interface PurchaseRoutesDeps {
   db: Db;

@@ -35,7 +35,7 @@ import { mergeGuestLists } from "./merge";
 import { ordersCsv } from "./admin-export";
 import { listAdminOrders } from "./admin-list";
 import { changeBulkOrderStatus, changeOrderStatus } from "./admin-status";
-import type { TrackingTemplates } from "./purchase-page";
+import type { TrackingTemplates } from "./purchase-read-model";
 import { purchaseRoutes } from "./purchase-routes";
 
 const errors = {
@@ -52,8 +52,8 @@ export interface OrderRoutesDeps {
   now?: () => Date;
   /** Wakes the mail worker once an admin's status change queued the buyer's e-mail. */
   notifyMail?: () => void;
-  /** An admin's status change gave stock back or took it: listings must show it at once. */
-  onStockChange?: () => void;
+  /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
+  catalogWritten?: () => void;
   /** Wakes the payments worker: cancelling a paid order queued its refund. */
   notifyRefunds?: () => void;
   /** Carrier → tracking page (TRACKING_URL_TEMPLATES): the order page's and e-mails' tracking links. */
@@ -71,12 +71,12 @@ export function orderRoutes({
   storeTimeZone,
   now = () => new Date(),
   notifyMail,
-  onStockChange,
+  catalogWritten,
   notifyRefunds,
   trackingUrlTemplates = {},
 }: OrderRoutesDeps): FastifyPluginAsyncZod {
   const pricing = (): PricingContext => ({ reference, weekday: weekdayIn(storeTimeZone, now()) });
-  const statusDeps = { notifyMail, onStockChange, notifyRefunds, trackingUrlTemplates };
+  const statusDeps = { notifyMail, catalogWritten, notifyRefunds, trackingUrlTemplates };
 
   return async (app) => {
     keepRepliesPrivate(app);

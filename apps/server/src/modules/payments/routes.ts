@@ -48,8 +48,8 @@ export interface PaymentRoutesDeps {
   publicUrl: string;
   /** Wakes the mail worker once a settlement queued its message. */
   notifyMail?: () => void;
-  /** Stock was taken or held: the catalogue's listings and search must show it. */
-  onStockChange?: () => void;
+  /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
+  catalogWritten?: () => void;
   /** STOCK_HOLD_SECONDS. */
   holdSeconds: number;
   /** STORE_TIMEZONE: a settled purchase's local date is the store's. */
@@ -72,7 +72,7 @@ export function paymentRoutes({
   provider,
   publicUrl,
   notifyMail,
-  onStockChange,
+  catalogWritten,
   holdSeconds,
   storeTimeZone,
   onHoldsChange,
@@ -83,7 +83,7 @@ export function paymentRoutes({
   const afterSettle = (settled: Settled) => {
     metrics?.settled.inc({ outcome: settled.reply.Status });
     if (settled.mailed) notifyMail?.();
-    if (settled.stockTaken) onStockChange?.();
+    if (settled.stockTaken) catalogWritten?.();
     if (settled.refundQueued) notifyRefunds?.();
   };
   return async (app) => {
@@ -206,7 +206,7 @@ export function paymentRoutes({
         const reply = await refundPayment(db, signedIn(request), request.params.id, request.body);
         notifyRefunds?.();
         notifyMail?.();
-        if (reply.cancelled) onStockChange?.();
+        if (reply.cancelled) catalogWritten?.();
         return reply;
       },
     );

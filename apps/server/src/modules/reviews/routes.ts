@@ -19,12 +19,12 @@ export interface ReviewRoutesDeps {
   db: Db;
   /** GET /comment is public, but a signed-in caller's own review carries its e-mail. */
   identify: Identify;
-  /** Ratings show on product pages and cards: the catalogue's cached replies are stale after a change. */
-  onRatingsChange?: () => void;
+  /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
+  catalogWritten?: () => void;
 }
 
 /** GET, POST, PUT and DELETE /comment (SPEC.md §7 Reviews; issue 11). */
-export function reviewRoutes({ db, identify, onRatingsChange }: ReviewRoutesDeps): FastifyPluginAsyncZod {
+export function reviewRoutes({ db, identify, catalogWritten }: ReviewRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // The list differs per caller (their own review's e-mail): no shared caches.
     keepRepliesPrivate(app);
@@ -57,7 +57,7 @@ export function reviewRoutes({ db, identify, onRatingsChange }: ReviewRoutesDeps
       },
       async (request, reply) => {
         const created = await createReview(db, signedIn(request), request.body);
-        onRatingsChange?.();
+        catalogWritten?.();
         return reply.code(201).send(created);
       },
     );
@@ -76,7 +76,7 @@ export function reviewRoutes({ db, identify, onRatingsChange }: ReviewRoutesDeps
       },
       async (request) => {
         const updated = await updateReview(db, signedIn(request), request.body);
-        onRatingsChange?.();
+        catalogWritten?.();
         return updated;
       },
     );
@@ -95,7 +95,7 @@ export function reviewRoutes({ db, identify, onRatingsChange }: ReviewRoutesDeps
       },
       async (request) => {
         await deleteReview(db, signedIn(request), request.body.id);
-        onRatingsChange?.();
+        catalogWritten?.();
         return { msg: "Comment deleted" };
       },
     );
