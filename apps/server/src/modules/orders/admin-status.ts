@@ -10,6 +10,7 @@ import { numberOf } from "@voltio/domain/order-status";
 import { isPaidStatus, type OrderStatus, type OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
 import { trackingUrl } from "@voltio/domain/purchase";
+import { adminPurchaseMove, type PurchaseRefusal } from "@voltio/domain/transitions";
 import { bulkOrders, checkouts, orders, products } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { queueMail } from "../../integrations/mail/outbox";
@@ -64,10 +65,16 @@ const sameTracking = (a: Tracking, b: Tracking) =>
 const LIST_LINE = "This line is in a shopper's list, not an order";
 const NOT_FOUND = "Order Not Found";
 
+const REFUSALS: Record<PurchaseRefusal, string> = {
+  unpaid: "This order hasn't been paid",
+  // Its money went back to the buyer: sending the goods now would give them away.
+  refunded: "This order's payment was refunded: it can't be reopened",
+  "not allowed": "This order can't take that status",
+};
+
 /**
- * What a move does to the stock (SPEC.md §4; issue 13): a paid order holds its units, so cancelling it
- * gives them back and bringing a cancelled one (or one whose money arrived short) back to a paid status
- * takes them again. An order nobody paid for (no checkout paid it) may only be cancelled, and stays so.
+ * What a move does to the stock, as the moves table says (a paid order holds its units: cancelling it gives
+ * them back, reopening a cancelled one takes them again); 409 for a move the table doesn't allow.
  */
 function stockMove(
   from: OrderStatus,
@@ -75,13 +82,10 @@ function stockMove(
   to: AdminOrderStatus,
   paid: boolean,
 ): "give" | "take" | null {
-  if ((from === "pending" || !paid) && to !== "cancelled") throw new Conflict("This order hasn't been paid");
-  if (isPaidStatus(from)) return to === "cancelled" ? "give" : null;
-  if (!isPaidStatus(to)) return null;
-  // Its money went back to the buyer: sending the goods now would give them away.
-  if (flag === "refund_needed" || flag === "refunded")
-    throw new Conflict("This order's payment was refunded: it can't be reopened");
-  return "take";
+  const outcome = adminPurchaseMove(from, to, { paid, flag });
+  if ("refused" in outcome) throw new Conflict(REFUSALS[outcome.refused]);
+  if (outcome.move.stock === "gives stock back") return "give";
+  return outcome.move.stock === "takes stock" ? "take" : null;
 }
 
 /** Gives back or takes the units (summed per product), the products locked in id order; 409 if short. */

@@ -18,6 +18,7 @@ import { Conflict, InvalidInput, NotFound } from "../../errors";
 import type { PaymentProvider } from "../../integrations/payments/provider";
 import type { StoreWord } from "../../integrations/payments/sandbox-page";
 import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
+import { assertMove } from "./moves";
 
 /**
  * Starting a payment (issue 10, issue 21 points 1–2, issue 23 point 7; DESIGN.md §4). A checkout covers what
@@ -323,11 +324,13 @@ async function decide(deps: CheckoutDeps, userId: number, body: PayBody, baseUrl
     if (reusable && open.starting) return { kind: "wait", checkoutId: open.id };
     if (open) {
       // What is pending changed (or the hold ended, or its start died): the old checkout can't be paid any more.
+      assertMove("checkout", open.status, "replaced", "shopper");
       await tx.update(checkouts).set({ status: "replaced" }).where(eq(checkouts.id, open.id));
       await releaseHolds(tx, open.id);
       if (open.providerCheckoutId) closed.push(open.providerCheckoutId);
     }
     const expiresAt = new Date(Date.now() + deps.holdSeconds * 1000);
+    assertMove("checkout", null, "open", "shopper");
     const [created] = await tx
       .insert(checkouts)
       .values({
@@ -416,6 +419,7 @@ async function create(
   } catch (error) {
     // Nothing to pay at the provider: the units go back to the other shoppers at once.
     await db.transaction(async (tx) => {
+      assertMove("checkout", "open", "expired", "system");
       const [expired] = await tx
         .update(checkouts)
         .set({ status: "expired", startingUntil: null })

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { toCents, toDollars } from "@voltio/domain/money";
 import type { RefundBody } from "@voltio/domain/payments";
+import { movesBetween } from "@voltio/domain/transitions";
 import type { Db } from "../../db/client";
 import { bulkOrders, checkouts, orders, payments, refunds } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
@@ -238,7 +239,9 @@ export async function refundPayment(db: Db, actor: Caller, paymentId: number, bo
       .where(eq(checkouts.id, found.checkoutId))
       .for("update");
     const payment = (await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update"))[0]!;
-    if (payment.status !== "approved") throw new Conflict("Only an approved payment can be refunded");
+    // A refund leaves the payment approved: the table lists it as the admin's approved → approved move.
+    if (movesBetween("payment", payment.status, "approved", "admin").length === 0)
+      throw new Conflict("Only an approved payment can be refunded");
     const given = await givenBack(tx, payment);
     const left = payment.amountCents - given;
     if (left <= 0) throw new Conflict("This payment has been refunded in full already");

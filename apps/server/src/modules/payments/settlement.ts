@@ -12,6 +12,7 @@ import { queueMail } from "../../integrations/mail/outbox";
 import { lockStock, releaseHolds, sellable, takeStock, unitsPerProduct } from "../inventory/stock";
 import { buyerEmail } from "../users/erasure";
 import { coveredBy, lockCheckout, startDied } from "./checkout";
+import { assertMove } from "./moves";
 import { orderConfirmation } from "./order-mail";
 import { queueAutomaticRefund, type AutomaticRefundCause } from "./refunds";
 
@@ -67,10 +68,11 @@ export async function settlePayment(
     const checkout = await lockCheckout(tx, checkoutId, provider.name, options.userId);
     if (!checkout) throw new NotFound("Payment Not Found");
     const [before] = await tx
-      .select({ refundedCents: payments.refundedCents, disputed: payments.disputed })
+      .select({ status: payments.status, refundedCents: payments.refundedCents, disputed: payments.disputed })
       .from(payments)
       .where(and(eq(payments.provider, provider.name), eq(payments.providerPaymentId, payment.id)))
       .for("update");
+    assertMove("payment", before?.status ?? null, payment.status, "provider");
     const [row] = await tx
       .insert(payments)
       .values({
@@ -148,6 +150,7 @@ export async function settlePayment(
         cause,
       });
       if (checkout.status === "open" || checkout.status === "expired") {
+        assertMove("checkout", checkout.status, outcome, "provider");
         await tx
           .update(checkouts)
           .set({ status: outcome, providerPaymentId: payment.id })
@@ -234,6 +237,7 @@ export async function settlePayment(
       return outcome;
     }
 
+    assertMove("checkout", checkout.status, "paid", "provider");
     await takeStock(tx, units);
     await releaseHolds(tx, checkout.id);
     const now = new Date();
@@ -327,6 +331,7 @@ export async function recheckCheckout(
   // One whose start died (a crash before the provider answered) never gets a session: its units go back now.
   if (options.expire && (pastHold || !checkout.providerCheckoutId) && settled?.reply.Status !== "approved") {
     const [expired] = await db.transaction(async (tx) => {
+      assertMove("checkout", "open", "expired", "system");
       const closed = await tx
         .update(checkouts)
         .set({ status: "expired" })
