@@ -3,6 +3,7 @@ import { ChevronDown, TriangleAlert } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import { ADMIN_ORDER_STATUSES, type AdminOrder, type AdminOrderStatus } from "@voltio/domain/admin-orders";
 import { formatDollars } from "@voltio/domain/money";
+import { adminPurchaseMove } from "@voltio/domain/transitions";
 import { AdminTable, adminCellClass } from "../AdminTable";
 import { chartDate } from "../format";
 import { keyOf, nameOf } from "./order-names";
@@ -87,6 +88,10 @@ function OrderRows({
   const detailsId = useId();
   const name = nameOf(t, order);
   const offered: readonly string[] = ADMIN_ORDER_STATUSES;
+  // The server's own table of moves: what it would refuse is shown greyed out. A number: a checkout paid it.
+  const allowed = (choice: AdminOrderStatus) =>
+    choice === order.status ||
+    "move" in adminPurchaseMove(order.status, choice, { paid: order.number !== null, flag: order.flag });
   const cell = `${adminCellClass} align-top`;
   return (
     <tbody className="border-b border-line last:border-b-0">
@@ -151,7 +156,7 @@ function OrderRows({
               </option>
             )}
             {ADMIN_ORDER_STATUSES.map((choice) => (
-              <option key={choice} value={choice}>
+              <option key={choice} value={choice} disabled={!allowed(choice)}>
                 {t(`admin.orders.statuses.${choice}`)}
               </option>
             ))}
