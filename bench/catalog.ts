@@ -270,7 +270,7 @@ function reportEdits(edits: EditsResult): void {
       `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:catalog\` (its edits phase, bench/search-edits.ts) on this machine`,
       `(${cpus().length} cores; Node ${process.version}): two server processes, A and B, on one PostgreSQL database of the catalogue above,`,
       "replies uncached; an admin edits a product's title through A, a new word each time. Each process updates",
-      "that product in its search index in place (issue 22 point 2); before, each rebuilt the whole index (~5 s of CPU).",
+      "that product in its search index in place; before, each rebuilt the whole index (~5 s of CPU).",
       "",
       `- **CPU of one edit, over idle: A ${cpuPerEdit.a.toFixed(1)} ms (the request itself included), B ${cpuPerEdit.b.toFixed(1)} ms**`,
       `  (${30} edits 300 ms apart, from /proc); the target is ≤ 50 ms. The index's update alone (voltio_search_index_update_seconds`,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:changes` (issue 22 point 1): how long a change takes to reach the other processes. Three
+ * `npm run bench:changes`: how long a change takes to reach the other processes. Three
  * server processes on one fresh PostgreSQL demo database, each under steady load (listing and product pages,
  * replies cached for 30 s as in production); every BENCH_EDIT_MS an admin edits a product's title through
  * process A, and processes B and C are polled for that product until they serve the new title. The time

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:checkout` (issue 10 point 9, issue 21 point 2): the money path under contention. On a fresh
+ * `npm run bench:checkout`: the money path under contention. On a fresh
  * demo database in PostgreSQL, against the real server over HTTP as the web app and a browser do:
  * 1. The last units: BENCH_LAST_BUYERS shoppers (200) each 'buy now' one unit of a product with
  *    BENCH_LAST_UNITS (10) left, then all press Pay at once: exactly that many checkouts hold a unit, every

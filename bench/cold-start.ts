@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cold-start` (issue 38 point 3): how long a server takes from its process's start to its first
+ * `npm run bench:cold-start`: how long a server takes from its process's start to its first
  * 200 from /api/health/ready (database open and migrated, search index built), as `npm run serve` runs it, on
  * the demo store and on BENCH_PRODUCTS products; on an idle machine and with every core kept busy by
  * `yes > /dev/null` (one per core, started by the benchmark). BENCH_ROUNDS starts of each; a start that fails

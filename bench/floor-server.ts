@@ -1,5 +1,5 @@
 /**
- * The floor of `npm run bench:catalog` (issue 14 point 1): GET /api/products with no framework — node:http,
+ * The floor of `npm run bench:catalog`: GET /api/products with no framework — node:http,
  * the driver (pg, or PGlite in this process) and the listing's two statements (the page's ids, then those
  * products with their pictures and category ids), each count asked once per filter as Voltio caches it, the
  * categories and sales read once at start. It sends the very bytes Voltio sends (the benchmark compares them

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory` (issue 38 point 6): how much memory one server process holds, on a fresh PostgreSQL
+ * `npm run bench:memory`: how much memory one server process holds, on a fresh PostgreSQL
  * database of the demo store grown to each of BENCH_SIZES products. The server runs as `npm run serve` runs
  * it; its resident memory (VmRSS, and VmHWM: the highest it reached) comes from /proc, its JavaScript heap from
  * /api/metrics. Read once /api/health/ready first answers 200 (the search index built), then after
@@ -142,7 +142,7 @@ replaceSection(
     "|---|---|---|---|---|---|---|---|",
     ...lines,
     "",
-    "Targets (issue 38 point 6): at most 250 MB after start with the demo store, at most 400 MB at 100,000 products.",
+    "Targets: at most 250 MB after start with the demo store, at most 400 MB at 100,000 products.",
   ].join("\n"),
 );
 console.log("docs/benchmarks.md updated");

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:overload` (issue 38 point 4): what load shedding does for a server asked for more than it can
+ * `npm run bench:overload`: what load shedding does for a server asked for more than it can
  * do. One server process on a fresh PostgreSQL database of BENCH_PRODUCTS products, its reply cache off so that
  * every listing costs what an uncached one does. First its sustainable rate: the uncached listing at
  * BENCH_CONNECTIONS connections (closed loop: each sends its next request once answered), which must see no 503.

@@ -1,5 +1,5 @@
 /**
- * bench:catalog's edits phase (issue 22 point 2): two server processes on the benchmark's PostgreSQL
+ * bench:catalog's edits phase: two server processes on the benchmark's PostgreSQL
  * catalogue, an admin editing a product's title through process A. Measures what one edit costs each process
  * (CPU over idle, from /proc, and the search index's own update as /api/metrics reports it) and the broad
  * search's throughput on each process with and without an edit every second.

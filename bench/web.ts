@@ -29,7 +29,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 /** The build to weigh: apps/web/dist, or another folder (`WEB_DIST`, as the budget step takes). */
 const dist = process.env.WEB_DIST ?? join(root, "apps/web/dist");
 
-/** Issue 24 point 3: performance ≥ 95 (median of the runs) on each, and 100 for the other categories. */
+/** Performance ≥ 95 (median of the runs) on each, and 100 for the other categories. */
 const ROUTES = [
   { path: "/", performanceTarget: 95 },
   { path: "/products", performanceTarget: 95 },
@@ -214,7 +214,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `Targets (issue 24): performance ≥ 95 on each route; accessibility, best practices and SEO ${CATEGORY_TARGET};`,
+    `Targets: performance ≥ 95 on each route; accessibility, best practices and SEO ${CATEGORY_TARGET};`,
     `JS ≤ ${JS_BUDGET_KB} KB gzipped per route; no admin chunk. ` +
       (misses.length === 0 ? "All met." : `Missed: ${misses.join("; ")}.`),
   ].join("\n");

@@ -12,7 +12,7 @@ import {
 } from "./fixtures";
 
 /**
- * Journeys of issue 4: sign-up and login, the profile and its addresses, guards and silent token refresh.
+ * Journeys of accounts: sign-up and login, the profile and its addresses, guards and silent token refresh.
  * Journeys that change an account make their own (newShopper); the demo logins are only read.
  */
 
@@ -112,7 +112,7 @@ test("'User Data': each field locked until its pencil, a refused name kept, name
 
   // Each field is locked until its pencil is pressed, and confirm saves only that field.
   await expect(page.getByRole("textbox", { name: "First name", exact: true })).toBeDisabled();
-  // A refused name keeps what was typed, with the rule under the box (issue 23 point 6).
+  // A refused name keeps what was typed, with the rule under the box.
   await page.getByRole("button", { name: "Edit First name" }).click();
   const profileFirstName = page.getByRole("textbox", { name: "First name", exact: true });
   await profileFirstName.fill("Nora 2");
@@ -214,7 +214,7 @@ test("guards: guests leave /user and /purchases, shoppers leave /admin", async (
     await page.goto(path);
     await expect(page, `guest at ${path}`).toHaveURL(/\/$/);
   }
-  // The back office sends a guest to log in (issue 12), then back home for the footer's checks.
+  // The back office sends a guest to log in, then back home for the footer's checks.
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/");

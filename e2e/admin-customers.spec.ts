@@ -16,7 +16,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 23 point 8: the back office's customer page. An admin opens a shopper from the users screen and
+ * The back office's customer page. An admin opens a shopper from the users screen and
  * sees their profile, address, purchases with totals and statuses (one of them refunded in part), the
  * lifetime spend that leaves the refund out, and their review. Axe in both themes and at phone width.
  * (The confirmations before a role change and a newsletter to everyone: admin-users and admin-newsletter.)

@@ -14,7 +14,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 13 points 3 and 4, SPEC.md §2 Admin newsletter 'Edit Newsletter', §5 Newsletter, §8: an admin sends
+ * SPEC.md §2 Admin newsletter 'Edit Newsletter', §5 Newsletter, §8: an admin sends
  * a newsletter to 'All' and a typed address (an invalid one is left out), sees it among the sent ones with
  * its delivery, and the e-mail arrives with its unsubscribe link; the networks form changes the footer.
  */
@@ -81,7 +81,7 @@ test("validation, then a newsletter to All and one typed address: 'Email sent !'
   await newsletter.getByRole("button", { name: "Add", exact: true }).click();
   await expect(chips.getByRole("listitem")).toHaveText(["All", address]);
 
-  // Sending to every subscriber asks first, with how many it reaches (issue 23 point 8); Cancel sends nothing.
+  // Sending to every subscriber asks first, with how many it reaches; Cancel sends nothing.
   const allLabel = (await newsletter.getByText(/^All subscribers \(\d+\)$/).textContent()) ?? "";
   const subscribers = Number(/\((\d+)\)/.exec(allLabel)?.[1]);
   await newsletter.getByRole("button", { name: "Send" }).click();

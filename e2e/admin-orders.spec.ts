@@ -16,7 +16,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 13 point 1, SPEC.md §2 Admin orders 'All Orders', §4 Admin order status: a new shopper pays with
+ * SPEC.md §2 Admin orders 'All Orders', §4 Admin order status: a new shopper pays with
  * the sandbox's approving card; the admin finds the order by user id, opens it to its products, address and
  * payment reference, exports it, and moves it to onDelivery — the shopper's /purchases shows it and an
  * e-mail tells them.
@@ -57,7 +57,7 @@ test("a paid order: found by user id, opened, exported, moved to onDelivery — 
   await expect(opener).toHaveCount(1);
   await expect(opener).toContainText(longDate(new Date()));
   await expect(opener).toHaveAttribute("aria-expanded", "false");
-  // The purchase's one number (issue 21), beside the order's id.
+  // The purchase's one number, beside the order's id.
   await expect(opener).toContainText(/ · V-\d{6}$/);
   const orderName = /(?:Bulk order|Order) #\d+/.exec((await opener.textContent()) ?? "")![0];
   const number = /V-\d{6}/.exec((await opener.textContent()) ?? "")![0];
@@ -106,7 +106,7 @@ test("a paid order: found by user id, opened, exported, moved to onDelivery — 
   await expect(status).toHaveValue("finished");
   const toast = page.getByText(`${orderName} is now On delivery`).waitFor({ state: "visible" });
   await status.selectOption("onDelivery");
-  // Every status change is confirmed first (issue 23); shipping may name the parcel, left empty here.
+  // Every status change is confirmed first; shipping may name the parcel, left empty here.
   await page
     .getByRole("alertdialog", { name: `Move ${orderName} to On delivery?` })
     .getByRole("button", { name: "Accept" })
@@ -150,7 +150,7 @@ test("a paid order whose product was withdrawn while paying stands out as refund
   browser,
   baseURL,
 }) => {
-  // A product of this test's own with one unit, withdrawn while the shopper is on the card page (issue 21: the
+  // A product of this test's own with one unit, withdrawn while the shopper is on the card page (the
   // checkout holds its unit, so an edit of the stock can no longer take it away; withdrawing the product can).
   const admin = { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` };
   const { id: productId } = await newProduct(page.request, {

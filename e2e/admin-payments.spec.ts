@@ -16,7 +16,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 21: truthful payment results and the back office's Payments screen. A shopper's card is declined
+ * Truthful payment results and the back office's Payments screen. A shopper's card is declined
  * ('Payment declined', the provider's reason, 'Try again'), then an approving card buys the purchase
  * ('Purchase successful' with its V-number, shown in the history too); the admin finds that payment in
  * Payments and refunds it in full through the confirmation. Also: Pay refused because another shopper's

@@ -16,7 +16,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 24 points 4 and 5 in the back office: at phone width the menu folds under a button naming the
+ * In the back office: at phone width the menu folds under a button naming the
  * current screen (by keyboard too), the product form answers a negative amount with its own message, the
  * 'Cancelled' badge and the dashboard's sales line read at AA contrast.
  */

@@ -14,7 +14,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 12 points 1, 4 and 7: the back office's shell and products — an admin creates a product with an
+ * The back office's shell and products — an admin creates a product with an
  * uploaded picture, finds it in the store and its search, edits its price, puts it on sale from its row, and
  * deletes it (a past order keeps it); a shopper and a guest are kept out of /admin. Each step is a journey of
  * its own on a product of its own, made through the API (fixtures.ts: newProduct).
@@ -60,7 +60,7 @@ test("create a product with an uploaded image: the form's messages, its preview,
   await form.getByRole("button", { name: "Add" }).first().click();
   await expect(form.getByRole("button", { name: `Remove category ${category}` })).toBeVisible();
   // Invalid: 'Denied' / 'Please, fill in all the fields' and, for the negative price, its own message
-  // (issue 24; e2e/admin-phone.spec.ts has a negative price alone), then each field's SPEC message.
+  // (e2e/admin-phone.spec.ts has a negative price alone), then each field's SPEC message.
   await form.getByLabel("Price (US$)").fill("-1");
   await form.getByRole("button", { name: "Create product" }).click();
   const denied = page.getByRole("dialog", { name: "Denied" });

@@ -1,7 +1,7 @@
 import { ADMIN, expect, logIn, newShopper, test, tokenOf } from "./fixtures";
 
 /**
- * Issue 23 point 8: an admin changes a signed-in user's role. The user is not logged out: their next
+ * An admin changes a signed-in user's role. The user is not logged out: their next
  * request tells them in a toast, the header follows the new role, and a demoted admin is turned away from
  * the back office at once.
  */

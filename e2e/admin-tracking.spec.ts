@@ -12,7 +12,7 @@ import {
 } from "./fixtures";
 
 /**
- * Tracking (issue 23 points 2, 8, 10): the admin finds a shopper's purchase by its number, moves it to 'On
+ * Tracking: the admin finds a shopper's purchase by its number, moves it to 'On
  * delivery' after confirming, with a tracking number and carrier; the shopper's e-mail and order page show
  * them with the carrier's tracking link. The shopper pays through the API (the card page is checkout's), for a
  * product of this test's own.

@@ -10,9 +10,9 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 13 point 2, SPEC.md §2 Admin users, §4 User role: an admin finds a new shopper with the search box,
- * makes them admin and back — each change confirmed first, naming the user and the new role (issue 23 point
- * 8; cancel changes nothing) —, can't demote user 1, and deletes an account after 'Delete the User ?' — that
+ * SPEC.md §2 Admin users, §4 User role: an admin finds a new shopper with the search box,
+ * makes them admin and back — each change confirmed first, naming the user and the new role (cancel changes
+ * nothing) —, can't demote user 1, and deletes an account after 'Delete the User ?' — that
  * account can't log in any more.
  */
 

@@ -15,7 +15,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 9 points 4–5, SPEC.md §2 Cart and Wishlist, §4 Guest amount change and Buy flow: the cart and
+ * SPEC.md §2 Cart and Wishlist, §4 Guest amount change and Buy flow: the cart and
  * wishlist screens of guests and shoppers, and the way from Buy All or Buy to /purchase.
  */
 
@@ -161,7 +161,7 @@ test("guest cart and wish merge on login; plus, minus and x update the totals; B
   const bulk = page.waitForResponse((response) => response.url().endsWith("/api/order/bulk"));
   await page.getByRole("button", { name: "Buy All" }).click();
   expect((await bulk).status()).toBe(201);
-  // The lines stay, busy, until the shopper is on checkout (issue 23): the emptied cart never shows. The
+  // The lines stay, busy, until the shopper is on checkout: the emptied cart never shows. The
   // toast comes as the timer is set (after the lazily loaded toaster's own timers): the clock moves in small
   // steps until then.
   await expect(async () => {

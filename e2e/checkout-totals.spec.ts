@@ -14,7 +14,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 23 points 7 and 10, ADR 0015: one money rule on every screen (shipping adds up: each product ships
+ * ADR 0015: one money rule on every screen (shipping adds up: each product ships
  * on its own), a "Buy now" that pays that product only, lines taken back from checkout to the cart, and a
  * "Buy All" that never shows an empty cart on its way to checkout.
  */

@@ -14,7 +14,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 10 point 8, SPEC.md §2 Checkout, Payment result, Purchases history: from the guest's cart through the
+ * SPEC.md §2 Checkout, Payment result, Purchases history: from the guest's cart through the
  * sandbox's card page to 'Purchase successful', the purchase history and the confirmation e-mail; a declined
  * card leaves everything pending.
  */
@@ -100,7 +100,7 @@ test("a declined card says 'Payment declined' with a way back, a pending one the
   await page.getByRole("button", { name: /^Pay \$/ }).click();
   await payByCard(page, "4000 0000 0000 0002");
   await expect(page).toHaveURL(/\/purchase\/failure\?/);
-  // Issue 21: a declined card is never 'Your payment is pending'.
+  // A declined card is never 'Your payment is pending'.
   await expect(page.getByRole("heading", { name: "Payment declined" })).toBeVisible();
   await expect(page.getByText("Reason given: Your card was declined.")).toBeVisible();
 

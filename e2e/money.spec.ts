@@ -2,7 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { ADMIN, expect, newShopper, payByCard, signIn, test, tokenOf } from "./fixtures";
 
 /**
- * Issue 21 point 9: money that adds up, as shoppers really pay — a double-clicked Pay, a tab closed right
+ * Money that adds up, as shoppers really pay — a double-clicked Pay, a tab closed right
  * after paying, and an old tab whose checkout a newer one replaced.
  */
 

@@ -15,7 +15,7 @@ import {
 } from "./fixtures";
 
 /**
- * After the purchase (issue 23 points 1, 3, 4, 10): the order page reached from the result page, from the
+ * After the purchase: the order page reached from the result page, from the
  * Purchases card and from the confirmation e-mail's link; its PDF receipt; "buy again"; axe in both themes
  * and at phone width. Each journey buys as a shopper of its own.
  */

@@ -10,7 +10,7 @@ import {
 } from "./fixtures";
 
 /**
- * Issue 23 points 5 and 6: "Forgot password?" from the login form to the e-mail's link and a new password;
+ * "Forgot password?" from the login form to the e-mail's link and a new password;
  * registering with a name in Spanish; a refused box keeps what was typed; the login form opens filled in
  * after signing up. Each journey makes its own account.
  */

@@ -16,7 +16,7 @@ import {
 } from "./fixtures";
 
 /**
- * Back in stock (issue 23 point 9): a signed-in shopper asks on a sold-out product, the admin restocks it,
+ * Back in stock: a signed-in shopper asks on a sold-out product, the admin restocks it,
  * and the shopper's e-mail links to it. Each journey sells out a product of its own (made through the admin
  * API, in a category no other journey counts), so the demo's products stay as the other journeys expect.
  */

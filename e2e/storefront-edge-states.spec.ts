@@ -11,7 +11,7 @@ import {
 } from "./fixtures";
 
 /**
- * The listing's edge states (issue 24, point 5): each ends in a page that says what happened, never an
+ * The listing's edge states (point 5): each ends in a page that says what happened, never an
  * endless skeleton, a count over 'No results', or 'All products' for a category that is not there.
  */
 

@@ -2,7 +2,7 @@ import { axeViolations } from "./axe";
 import { ADMIN, expect, scrollToTheEnd, signIn, switchTheme, test, type Page } from "./fixtures";
 
 /**
- * Issue 24 points 4 and 5 on a phone: the signed-in header fits in 120 px, discount badges stay off the
+ * On a phone: the signed-in header fits in 120 px, discount badges stay off the
  * product's picture, the header's tab order reaches Categories and Search first, Spanish pages say so in
  * <html lang>, and the sale texts read at AA contrast in both themes.
  */

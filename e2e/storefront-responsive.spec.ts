@@ -1,6 +1,6 @@
 import { expect, scrollToTheEnd, test, type Page } from "./fixtures";
 
-/** Every storefront page fits the narrowest supported screen without sideways scrolling (issue 3, point 8). */
+/** Every storefront page fits the narrowest supported screen without sideways scrolling (point 8). */
 
 /** Each page with its widest part, which some pages show only after a SPEC delay. */
 const PAGES: { path: string; widest: (page: Page) => ReturnType<Page["locator"]> }[] = [

@@ -1,6 +1,6 @@
 /**
  * The storefront's weight budget, a step of `npm test` after the build: every storefront route's first
- * visit loads at most 120 KB of gzipped JavaScript and no back-office chunk (issue 24, ADR 0006).
+ * visit loads at most 120 KB of gzipped JavaScript and no back-office chunk (ADR 0006).
  * Prints a table of the routes; exits 1 when one is over. `WEB_DIST` names another build folder.
  */
 import { fileURLToPath } from "node:url";

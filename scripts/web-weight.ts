@@ -20,13 +20,13 @@ export interface ManifestChunk {
 
 export type Manifest = Record<string, ManifestChunk>;
 
-/** The budget of issue 3 and 24: gzipped (level 9) JavaScript of a first visit to any storefront route. */
+/** The storefront's budget: gzipped (level 9) JavaScript of a first visit to any storefront route. */
 export const JS_BUDGET_KB = 120;
 
 /**
  * Every storefront route and the page component apps/web/src/app/router.tsx renders for it, as the
  * manifest names its source. A route whose page is renamed fails the check until this follows. The routes
- * issue 24 lists are held to the budget; the account's and the password pages' forms are weighed and shown.
+ * its lists are held to the budget; the account's and the password pages' forms are weighed and shown.
  */
 export const STOREFRONT_ROUTES: readonly { path: string; page: string; budgeted: boolean }[] = [
   { path: "/", page: "src/features/catalog/HomePage.tsx", budgeted: true },

@@ -119,7 +119,7 @@ export async function buildApp(
     scriptHashes: shell.scriptHashes,
     google: config.google.clientId ? ["https://accounts.google.com"] : [],
   });
-  // Before any hook that works for a request: an overloaded process refuses at once (issue 38 point 4).
+  // Before any hook that works for a request: an overloaded process refuses at once.
   const loadShedding = await shedLoad(app, config.loadShedding);
   refuseAmbiguousInput(app);
   const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);
@@ -175,7 +175,7 @@ export async function buildApp(
   });
   const notifyMail = () => mail?.notify();
   const uploads = createUploadStorage(config);
-  // Back-in-stock requests (issue 23 point 9): swept after an admin's product write, when stock or holds
+  // Back-in-stock requests: swept after an admin's product write, when stock or holds
   // move (the change feed below), and every 30 s for holds that simply expired; tests call sweep().
   const stockAlerts = startStockAlertWorker({
     db,

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_TRACKING_URL_TEMPLATES } from "@voltio/domain/purchase";
 import { ConfigError, loadConfig } from "./config";
 
-/** TRACKING_URL_TEMPLATES (issue 23 point 2): the carriers' tracking pages, checked at start. */
+/** TRACKING_URL_TEMPLATES: the carriers' tracking pages, checked at start. */
 const load = (value?: string) =>
   loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), "voltio-config-")),

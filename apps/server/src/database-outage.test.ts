@@ -5,7 +5,7 @@ import { postgresPrograms, startOwnPostgres, type OwnPostgres } from "../test/ow
 import { freePort, removeTempDirs, startServer, stop, tempDir, type Run } from "../test/processes";
 
 /**
- * Issue 38 point 1: PostgreSQL restarted, its connections terminated, or stopped for 30 s under load. No
+ * PostgreSQL restarted, its connections terminated, or stopped for 30 s under load. No
  * process exits; while the database is away readiness and the API say 503 with Retry-After (never a 500);
  * within 5 s of its return both processes serve again and hear changes again; nothing acknowledged is lost.
  */

@@ -88,7 +88,7 @@ async function main() {
 }
 
 /**
- * WEB_CONCURRENCY=N (issue 22 point 6): N server processes on one port (node:cluster), each a whole server
+ * WEB_CONCURRENCY=N: N server processes on one port (node:cluster), each a whole server
  * on the shared PostgreSQL database. The first one prepares the database (migrations, demo seed) and the
  * others start once it listens; one that dies is started again; SIGTERM goes to every one, which drain.
  */

@@ -1,5 +1,5 @@
 /**
- * A promise rejected with nobody to hear it is a bug (issue 38 point 1): Node's default is to end the process,
+ * A promise rejected with nobody to hear it is a bug: Node's default is to end the process,
  * which turned a PostgreSQL restart into an outage. Each one is logged with its stack and counted
  * (`voltio_unhandled_rejections_total` in /api/metrics), and the process goes on serving.
  */

@@ -7,7 +7,7 @@ import pg from "pg";
 import { freePort } from "./processes";
 
 /**
- * A PostgreSQL cluster a test owns and may restart, stop and start (issue 38's database faults): made with the
+ * A PostgreSQL cluster a test owns and may restart, stop and start: made with the
  * machine's initdb in a temporary directory, on a free port, removed by close(). The shared test cluster
  * (TEST_DATABASE_URL) is never touched.
  */

@@ -6,7 +6,7 @@ import { testDatabaseKind } from "../../test/database";
 import { categories, productCategories, products } from "./schema";
 
 /**
- * Issue 22 point 1: two processes on one PostgreSQL database. A change written through one (or by SQL) is
+ * Two processes on one PostgreSQL database. A change written through one (or by SQL) is
  * served by the other within a second, though the other cached its replies for 30 s. The embedded database
  * belongs to one process: there is nothing to listen to.
  */

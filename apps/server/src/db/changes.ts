@@ -53,7 +53,7 @@ interface FeedOptions {
 }
 
 /**
- * Every process LISTENs (issue 22 point 1, ADR 0014): on PostgreSQL, on one connection of its own, for what
+ * Every process LISTENs (ADR 0014): on PostgreSQL, on one connection of its own, for what
  * other processes, this one or SQL by hand changed; on the embedded database, which delivers a transaction's
  * notifications as it commits, on the one connection there is.
  */

@@ -135,7 +135,7 @@ export const products = pgTable(
     shippingCostCents: integer("shipping_cost_cents").notNull().default(0),
     stock: integer("stock").notNull().default(0),
     description: text("description").notNull().default(""),
-    /** Reviews kept summed beside the product (issue 11): a page shows the average without counting rows. */
+    /** Reviews kept summed beside the product: a page shows the average without counting rows. */
     ratingSum: integer("rating_sum").notNull().default(0),
     ratingCount: integer("rating_count").notNull().default(0),
     /** Products are retired, not deleted: orders and reviews keep pointing at them. */
@@ -343,7 +343,7 @@ export const checkouts = pgTable(
     providerPaymentId: text("provider_payment_id"),
     /** When its stock holds end: an open checkout past it is no longer paid for goods it holds. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().defaultNow(),
-    /** The re-check worker's last look at it with the provider (issue 21 point 5). */
+    /** The re-check worker's last look at it with the provider. */
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     /**
      * While the provider is asked for its session: the lease of the request asking, renewed while it lives.
@@ -395,7 +395,7 @@ export const payments = pgTable(
 );
 
 /**
- * Units a checkout keeps from other shoppers while its buyer pays (issue 21 point 2). A hold counts only
+ * Units a checkout keeps from other shoppers while its buyer pays. A hold counts only
  * until expires_at: nothing has to run for an expired hold to stop counting. Settlement turns it into a sale.
  */
 export const stockHolds = pgTable(
@@ -580,7 +580,7 @@ export const newsletterUnsubscribes = pgTable("newsletter_unsubscribes", {
 });
 
 /**
- * A purchase's history (issue 23): every status a paid single line or bulk order reaches, written by triggers
+ * A purchase's history: every status a paid single line or bulk order reaches, written by triggers
  * on orders and bulk_orders (migration 0021) in the transaction of the change, whichever code made it.
  */
 export const orderEvents = pgTable(
@@ -604,7 +604,7 @@ export const orderEvents = pgTable(
   ],
 );
 
-/** "Forgot password?" links (issue 23 point 5): single use, 30 minutes, only the token's SHA-256 is kept. */
+/** "Forgot password?" links: single use, 30 minutes, only the token's SHA-256 is kept. */
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
@@ -621,7 +621,7 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
- * "Tell me when it is back" (issue 23 point 9): a signed-in shopper's request on a sold-out product; the first
+ * "Tell me when it is back": a signed-in shopper's request on a sold-out product; the first
  * restock queues one e-mail per open request and closes it (notified_at).
  */
 export const stockAlerts = pgTable(
@@ -768,7 +768,7 @@ export const productStatsMonthly = pgTable(
 );
 
 /**
- * Rate-limit windows shared by every process (issue 22 point 3): a key's count since `started_at`. Unlogged
+ * Rate-limit windows shared by every process: a key's count since `started_at`. Unlogged
  * (migration 0014): counters need no crash safety, and skip the write-ahead log.
  */
 export const rateWindows = pgTable(

@@ -1,7 +1,7 @@
 /**
  * Whether an error says the database is away for now (restarting, stopped, our connections terminated) rather
  * than that the request or the code is wrong: such a request changed nothing and may be sent again shortly,
- * so it gets 503 and Retry-After, not 500 (issue 38 point 1).
+ * so it gets 503 and Retry-After, not 500.
  */
 
 /** Node's socket errors when PostgreSQL isn't there or dropped the connection. */

@@ -217,7 +217,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/products": { expect: everyone(200), request: () => ({ url: "/api/products" }) },
   "GET /api/products/:id": { expect: everyone(200), request: () => ({ url: "/api/products/1" }) },
   "GET /api/categories": { expect: everyone(200), request: () => ({ url: "/api/categories" }) },
-  // Back-in-stock requests (issue 23 point 9) of a sold-out product: each shopper's own; admins can't buy.
+  // Back-in-stock requests of a sold-out product: each shopper's own; admins can't buy.
   ...Object.fromEntries(
     (["PUT", "DELETE", "GET"] as const).map((method) => [
       `${method} /api/product/:id/stock-alert`,
@@ -427,7 +427,7 @@ const MATRIX: Record<string, Row> = {
       payload: { id: await shopperReviewId() },
     }),
   },
-  // An admin moves purchases on (issue 13): a shopper's wishlist line is no purchase.
+  // An admin moves purchases on: a shopper's wishlist line is no purchase.
   "PUT /api/order/:id": {
     expect: signedInOnly(200, 404, 409),
     request: async () => ({
@@ -458,7 +458,7 @@ const MATRIX: Record<string, Row> = {
     },
   },
   "GET /api/order/bulk": { expect: signedInOnly(200, 200, 403), request: () => ({ url: "/api/order/bulk" }) },
-  // A purchase (issue 23) is its buyer's and the admins'; to anyone else it doesn't exist. Admins can't buy.
+  // A purchase is its buyer's and the admins'; to anyone else it doesn't exist. Admins can't buy.
   "GET /api/order/purchases": {
     expect: signedInOnly(200, 200, 200),
     request: () => ({ url: "/api/order/purchases" }),

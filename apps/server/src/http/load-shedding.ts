@@ -38,7 +38,7 @@ export interface LoadSheddingState {
 const BUSY = { error: "The store is busy: try again in a few seconds" };
 
 /**
- * Load shedding (issue 38 point 4): while the process is overloaded a request is answered 503 with Retry-After
+ * Load shedding: while the process is overloaded a request is answered 503 with Retry-After
  * at once, before any route work, instead of queueing behind the others until its client gives up; the
  * requests already taken finish in bounded time. Overloaded is: its event loop lags behind (its own CPU is the
  * limit), its heap nears V8's limit, or more requests are in flight than it answers in a moment — when the

@@ -7,7 +7,7 @@ import { SHOP_BASE_URL, shop, type Headers, type Shop } from "../../test/shop";
 import { bulkOrders, orders } from "../db/schema";
 
 /**
- * Issue 25 point 1: the shapes SPEC's own client sends and reads. It sends back what GET gave it — pictures
+ * The shapes SPEC's own client sends and reads. It sends back what GET gave it — pictures
  * as `{url, altText}`, categories as `{id, name}`, a sale's products and categories as the objects it picked —
  * reads bulk orders' lines under GET /order, and reads the admin's orders as a plain list.
  */

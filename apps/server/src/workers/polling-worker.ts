@@ -137,7 +137,7 @@ export function startPollingWorker<T>({
       do {
         again = false;
         // Already logged and counted by attempt(): passed on, it was an unhandled rejection that ended the
-        // process when PostgreSQL restarted (issue 38).
+        // process when PostgreSQL restarted.
         await runOnce().catch(() => {});
       } while (again && !stopping.signal.aborted);
     })().finally(() => {

@@ -10,7 +10,7 @@ import type { Database } from "../../src/db/client";
 import { orders, products, stockHolds } from "../../src/db/schema";
 
 /**
- * Issue 22 point 8, run on PostgreSQL only (vitest.config.ts): three server processes on one database behind
+ * Run on PostgreSQL only (vitest.config.ts): three server processes on one database behind
  * a real load balancer (haproxy, from the system's packages: .ci/run installs it), health-checking
  * /api/health/ready, as docs/DEPLOYMENT.md configures it.
  */

@@ -13,7 +13,7 @@ import type { ScreenCallbacks } from "./screen-callbacks";
 import { SESSION_KEY } from "./session-key";
 
 /**
- * The signed-in shopper's order lines on the server (SPEC.md §4, §7; issue 9): typed calls to /order and the
+ * The signed-in shopper's order lines on the server (SPEC.md §4, §7): typed calls to /order and the
  * query hooks over them. Every key lives under ["user", "orders"], so logout and login reset them.
  */
 export const ORDERS_KEY = [...SESSION_KEY, "orders"] as const;

@@ -3,7 +3,7 @@ import { ApiError, refreshAccessToken } from "./client";
 import { tokens } from "./tokens";
 
 /**
- * A purchase's PDF receipt (issue 23 point 3), from the order page and the back office. The call needs the
+ * A purchase's PDF receipt, from the order page and the back office. The call needs the
  * bearer token, so a plain link can't download it: the file is fetched (refreshing an expired token once, as
  * every API call does) and saved from a Blob.
  */

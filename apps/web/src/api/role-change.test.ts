@@ -4,7 +4,7 @@ import { ROLE_CHANGED_EVENT } from "./role-change";
 import { tokens } from "./tokens";
 
 /**
- * Issue 23 point 8: an admin made the signed-in user an admin. The server (a small fake over fetch: it is
+ * An admin made the signed-in user an admin. The server (a small fake over fetch: it is
  * outside the page) keeps the login and marks every reply to the old token with the new role, until the
  * client holds a token of that role.
  */

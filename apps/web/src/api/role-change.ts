@@ -1,5 +1,5 @@
 /**
- * An admin changed the signed-in user's role (issue 23 point 8): the server keeps the login and says so on
+ * An admin changed the signed-in user's role: the server keeps the login and says so on
  * the next replies with this header, naming the new role. The client then takes an access token of the new
  * role (which ends the header), re-reads the user so menus and guards follow, and tells the user once.
  */

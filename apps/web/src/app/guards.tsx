@@ -20,7 +20,7 @@ export function RequireUser() {
 }
 
 /**
- * SPEC.md §2: the admin guard sends a shopper to /; a guest goes to /login (issue 12). The server checks
+ * SPEC.md §2: the admin guard sends a shopper to /; a guest goes to /login. The server checks
  * again on every call.
  */
 export function RequireAdmin() {

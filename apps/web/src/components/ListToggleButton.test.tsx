@@ -65,7 +65,7 @@ describe("cart and wishlist toggles (SPEC.md §2 Buttons, §4)", () => {
   });
 });
 
-describe("a signed-in shopper's toggles write the server (issue 9)", () => {
+describe("a signed-in shopper's toggles write the server", () => {
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   let cart: { id: number; amount: number; status: string; bulkOrderId: number | null }[];

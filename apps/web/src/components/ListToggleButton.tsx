@@ -23,7 +23,7 @@ interface ListToggleButtonProps {
 export function ListToggleButton({ list, product, variant = "icon", className = "" }: ListToggleButtonProps) {
   const { t } = useTranslation();
   const { user, isAdmin } = useSession();
-  // Signed-in shoppers' lists live on the server (issue 9); guests keep theirs in the browser.
+  // Signed-in shoppers' lists live on the server; guests keep theirs in the browser.
   const onServer = Boolean(user) && !isAdmin;
   const guestLines = useGuestList(list);
   const { data: ordered } = useOrders(LIST_STATUSES_KEY, { enabled: onServer });

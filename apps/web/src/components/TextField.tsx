@@ -9,7 +9,7 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "pl
   /** The failed rule, as the domain's message: shown translated in the placeholder with a red border. */
   error?: string;
   /**
-   * Also show the failed rule under the box: for forms that keep what was typed (issue 23 point 6), where
+   * Also show the failed rule under the box: for forms that keep what was typed, where
    * the placeholder is hidden by the text.
    */
   showRule?: boolean;

@@ -38,7 +38,7 @@ export function handoverOf(form: HTMLFormElement, submitted: boolean): Handover 
 
 /**
  * The form's library code (react-hook-form, zod and the form's schema: ~40 KB gzipped) is fetched when the
- * visitor first types in the form or submits it, not with the page (issue 24). Until then the page draws the
+ * visitor first types in the form or submits it, not with the page. Until then the page draws the
  * same markup with plain boxes (`plainForm` goes on its <form>); once the code is here, `Form` replaces it in
  * one synchronous render, so no keystroke falls between reading the boxes and drawing the real ones.
  */

@@ -4,10 +4,10 @@ import type { Widen } from "./en";
 /**
  * Accounts' texts: signing in, password reset, the profile, its addresses and the newsletter opt-in. A chunk
  * of their own, loaded with the screens that show them (i18n/index.ts loadTexts, app/router.tsx), so the
- * catalogue's pages don't carry them (issue 24). Spanish mirrors every key (account-es.ts).
+ * catalogue's pages don't carry them. Spanish mirrors every key (account-es.ts).
  */
 export const accountEn = {
-  // Accounts (issue 4): login, profile, addresses, newsletter opt-in.
+  // Accounts: login, profile, addresses, newsletter opt-in.
   auth: {
     pageTitle: "Log in / Sign up",
     emailPrompt: "Put you mail to register or login",
@@ -34,7 +34,7 @@ export const accountEn = {
     hidePassword: "Hide password",
   },
   accountRules: ACCOUNT_MESSAGES,
-  // "Forgot password?" (issue 23 point 5).
+  // "Forgot password?".
   passwordReset: {
     forgotLink: "Forgot password?",
     forgotTitle: "Forgot your password?",

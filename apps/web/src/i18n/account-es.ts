@@ -1,7 +1,7 @@
 import type { AccountMessages } from "./account-en";
 
 export const accountEs: AccountMessages = {
-  // Cuentas (issue 4): acceso, perfil, direcciones, newsletter.
+  // Cuentas: acceso, perfil, direcciones, newsletter.
   auth: {
     pageTitle: "Iniciar sesión / Registrarse",
     emailPrompt: "Escribe tu correo para registrarte o iniciar sesión",

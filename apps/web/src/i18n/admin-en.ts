@@ -5,7 +5,7 @@ import type { Widen } from "./en";
  * loadAdminTexts), so no storefront page carries them (ADR 0006). Spanish mirrors every key (admin-es.ts).
  */
 export const adminEn = {
-  /** The back office's customer page and the confirmations of issue 23 point 8. */
+  /** The back office's customer page and the role change's confirmations. */
   customer: {
     title: "Customer",
     back: "Users",

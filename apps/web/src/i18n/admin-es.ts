@@ -1,7 +1,7 @@
 import type { AdminMessages } from "./admin-en";
 
 export const adminEs: AdminMessages = {
-  /** The back office's customer page and the confirmations of issue 23 point 8. */
+  /** The back office's customer page and the role change's confirmations. */
   customer: {
     title: "Cliente",
     back: "Usuarios",

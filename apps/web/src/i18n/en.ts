@@ -199,7 +199,7 @@ export const en = {
     followOn: "Follow us on {{network}}",
     rights: "© 2022 Voltio. All rights reserved.",
   },
-  // An admin changed the signed-in user's role (issue 23 point 8).
+  // An admin changed the signed-in user's role.
   roleChange: {
     admin: "Your role was changed to Admin",
     user: "Your role was changed to Shopper",

@@ -12,7 +12,7 @@ type Dictionary = Readonly<Record<string, unknown>>;
 
 /**
  * Texts only some screens show, each a chunk per language loaded with them (app/router.tsx): the catalogue's
- * pages carry none of them (ADR 0006, issue 24).
+ * pages carry none of them (ADR 0006).
  */
 const PACKS = {
   account: {

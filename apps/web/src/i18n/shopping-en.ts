@@ -3,7 +3,7 @@ import type { Widen } from "./en";
 /**
  * Shopping's texts past the catalogue: the cart, the wishlist, checkout, the payment's result and the
  * purchases. A chunk of their own, loaded with the screens that show them (i18n/index.ts loadTexts,
- * app/router.tsx), so the catalogue's pages don't carry them (issue 24). Spanish mirrors every key
+ * app/router.tsx), so the catalogue's pages don't carry them. Spanish mirrors every key
  * (shopping-es.ts).
  */
 export const shoppingEn = {
@@ -30,7 +30,7 @@ export const shoppingEn = {
     amount_other: "{{count}} units",
     number: "Order {{number}}",
   },
-  // Cart, wishlist and the buy flow (issue 9).
+  // Cart, wishlist and the buy flow.
   cart: {
     title: "Shopping cart",
     lines: "Products in your cart",
@@ -57,7 +57,7 @@ export const shoppingEn = {
     deleted: "Deleted from wishlist!",
     emptyPicture: "An empty wishlist with a heart",
   },
-  /** The one money rule (ADR 0015) and choosing what a checkout pays (issue 23 point 7). */
+  /** The one money rule (ADR 0015) and choosing what a checkout pays. */
   money: {
     products: "Products",
     shipping: "Shipping",
@@ -150,7 +150,7 @@ export const shoppingEn = {
     items: "What you bought",
     shipTo: "Ship to {{street}} {{number}}, {{city}}",
   },
-  // After the purchase (issue 23): the order page, the Purchases cards, receipts and buy again.
+  // After the purchase: the order page, the Purchases cards, receipts and buy again.
   orderPage: {
     title: "Order {{number}}",
     notFound: "Order not found",

@@ -24,7 +24,7 @@ export const shoppingEs: ShoppingMessages = {
     amount_other: "{{count}} unidades",
     number: "Pedido {{number}}",
   },
-  // Carrito, favoritos y la compra (issue 9).
+  // Carrito, favoritos y la compra.
   cart: {
     title: "Carrito de compras",
     lines: "Productos de tu carrito",
@@ -51,7 +51,7 @@ export const shoppingEs: ShoppingMessages = {
     deleted: "¡Eliminado de favoritos!",
     emptyPicture: "Una lista de favoritos vacía con un corazón",
   },
-  /** La única regla del dinero (ADR 0015) y elegir qué paga un pago (issue 23 punto 7). */
+  /** La única regla del dinero (ADR 0015) y elegir qué paga un pago. */
   money: {
     products: "Productos",
     shipping: "Envío",
@@ -145,7 +145,7 @@ export const shoppingEs: ShoppingMessages = {
     items: "Lo que compraste",
     shipTo: "Envío a {{street}} {{number}}, {{city}}",
   },
-  // Después de la compra (issue 23): la página del pedido, las tarjetas de Compras, recibos y volver a comprar.
+  // Después de la compra: la página del pedido, las tarjetas de Compras, recibos y volver a comprar.
   orderPage: {
     title: "Pedido {{number}}",
     notFound: "Pedido no encontrado",

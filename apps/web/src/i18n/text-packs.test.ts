@@ -7,7 +7,7 @@ import { adminEs } from "./admin-es";
 import { shoppingEs } from "./shopping-es";
 import { loadTexts, setLanguage, translate } from "./index";
 
-/** The texts of some screens only are chunks of their own (ADR 0006, issue 24), loaded with those screens. */
+/** The texts of some screens only are chunks of their own (ADR 0006), loaded with those screens. */
 describe("text packs", () => {
   afterAll(() => setLanguage("en"));
 

@@ -26,7 +26,7 @@ import {
 import { dumpPostgres, postgresTarget, restorePostgres } from "./postgres";
 
 /**
- * `npm run backup` and `npm run restore` (issue 38 point 7). A backup is one folder, voltio-backup-<time>:
+ * `npm run backup` and `npm run restore`. A backup is one folder, voltio-backup-<time>:
  * the database (PGlite's data directory as a gzipped tar, or pg_dump's custom format), the pictures of
  * DATA_DIR/uploads, the embedded mode's generated signing secret, and manifest.json, written last.
  */

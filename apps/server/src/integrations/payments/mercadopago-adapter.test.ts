@@ -12,7 +12,7 @@ import { mercadoPagoDate, mercadoPagoProvider } from "./mercadopago";
 import type { CheckoutRequest, PaymentProvider } from "./provider";
 
 /**
- * The Mercado Pago adapter on its own (issue 21), against the fake of its REST API: what the store asks of a
+ * The Mercado Pago adapter on its own, against the fake of its REST API: what the store asks of a
  * payment after the sale (refunds, closing a preference, its re-check) and what Mercado Pago reports of it
  * (currency, refunds, chargebacks), without the rest of the store.
  */

@@ -10,7 +10,7 @@ import { sandboxProvider } from "./sandbox";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "./sandbox-webhook";
 
 /**
- * The sandbox adapter on its own (issue 21): its books (sandbox_charges, sandbox_refunds) as a payment
+ * The sandbox adapter on its own: its books (sandbox_charges, sandbox_refunds) as a payment
  * company keeps them: refunds once per idempotency key and never above what was paid, closed checkouts,
  * the re-check, and notifications believed for their signature and then only for the payment they name.
  */

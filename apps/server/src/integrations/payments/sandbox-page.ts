@@ -11,7 +11,7 @@ import { startSandboxNotifier } from "./sandbox-webhook";
 import { SANDBOX_CARDS, newId, type SandboxCharge } from "./sandbox";
 
 /**
- * The sandbox's hosted card page (issue 10 point 3): where the shopper types a test card, in English or
+ * The sandbox's hosted card page: where the shopper types a test card, in English or
  * Spanish, and is sent back to the store; the books it writes are sandbox.ts's.
  */
 

@@ -11,7 +11,7 @@ import {
 } from "./sandbox-webhook";
 
 /**
- * The sandbox's notifications (issue 21 point 7) on their own: signed as documented, tried again with
+ * The sandbox's notifications on their own: signed as documented, tried again with
  * backoff until a 2xx, given up with a warning, and stopped with nothing left running.
  */
 const SECRET = "sandbox-webhook-test-secret";

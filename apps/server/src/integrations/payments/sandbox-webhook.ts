@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { InvalidWebhookSignature, WEBHOOK_TOLERANCE_SECONDS, signatureParts } from "./provider";
 
 /**
- * The sandbox's notifications, as a payment company sends them (issue 21 point 7): once the card page has
+ * The sandbox's notifications, as a payment company sends them: once the card page has
  * decided a charge, a signed `payment.updated` event goes to the store's POST /api/sandbox/webhook, tried
  * again with backoff until the store answers 2xx. The store believes only the signature, and then only the
  * payment id: what became of it is read from the sandbox's books.

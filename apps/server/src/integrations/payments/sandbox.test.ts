@@ -17,7 +17,7 @@ import {
 } from "./sandbox-webhook";
 
 /**
- * The sandbox as a provider the store reaches over HTTP (issue 21 points 3, 7 and 8): its card page, driven as
+ * The sandbox as a provider the store reaches over HTTP: its card page, driven as
  * a browser posts its form, and its signed notifications to the store's webhook, delivered for real to an
  * app listening on this machine.
  */

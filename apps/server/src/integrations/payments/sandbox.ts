@@ -8,7 +8,7 @@ import type { CheckoutRequest, PaymentProvider, ProviderPayment, ProviderRefund 
 import { SANDBOX_EVENT_TYPE, SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from "./sandbox-webhook";
 
 /**
- * The built-in payment provider (issue 10 point 3): a hosted card page of our own that works with no
+ * The built-in payment provider: a hosted card page of our own that works with no
  * internet, with the test cards every provider documents. It keeps its own books (sandbox_charges,
  * sandbox_refunds), as a payment company would, and notifies the store's webhook of what the card page decided
  * (sandbox-webhook.ts); the store reads a payment's outcome from its books, never from the return URL or the

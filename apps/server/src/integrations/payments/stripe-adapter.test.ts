@@ -12,7 +12,7 @@ import type { CheckoutRequest, PaymentProvider, WebhookRequest } from "./provide
 import { sessionExpiry, stripeProvider } from "./stripe";
 
 /**
- * The Stripe adapter on its own (issue 21), the official SDK talking to the fake of Stripe's API: what the
+ * The Stripe adapter on its own, the official SDK talking to the fake of Stripe's API: what the
  * store asks of a payment after the sale (refunds, closing a checkout, its re-check) and what Stripe reports
  * of it (currency, refunds, disputes), without the rest of the store.
  */

@@ -6,7 +6,7 @@ import { shop, type Headers, type Shop } from "../../../test/shop";
 import { auditLog, categories, orders, products } from "../../db/schema";
 
 /**
- * Products in the back office (issue 12 points 4, 6 and 7): admin only, the SPEC's messages, categories by
+ * Products in the back office: admin only, the SPEC's messages, categories by
  * name, the placeholder picture, retirement instead of deletion, the audit log, and a storefront (carts
  * included) that shows every change on the next request.
  */

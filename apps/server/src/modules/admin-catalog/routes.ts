@@ -23,11 +23,11 @@ export interface AdminCatalogRoutesDeps {
   reference: TtlCache<CatalogReference>;
   /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
   catalogWritten: () => void;
-  /** After a product's stock may have risen (committed): back-in-stock requests are answered (issue 23). */
+  /** After a product's stock may have risen (committed): back-in-stock requests are answered. */
   afterStockWrite?: () => Promise<unknown>;
 }
 
-/** POST, PUT, DELETE /products and /sale (admin; SPEC.md §7; issue 12). Replies as the catalogue lists them. */
+/** POST, PUT, DELETE /products and /sale (admin; SPEC.md §7). Replies as the catalogue lists them. */
 export function adminCatalogRoutes({
   db,
   reference,

@@ -6,7 +6,7 @@ import { shop, type Headers, type Shop } from "../../../test/shop";
 import { auditLog, sales } from "../../db/schema";
 
 /**
- * Sales in the back office (issue 12 points 5–7): admin only, the SPEC's messages, bindings to known
+ * Sales in the back office: admin only, the SPEC's messages, bindings to known
  * categories and products, the audit log, and prices that follow a change on the next request.
  */
 let t: TestContext;

@@ -7,7 +7,7 @@ import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
 
 /**
- * Sales in the back office (SPEC.md §2 Admin discounts, §7; DESIGN.md §5; issue 12). A sale bound to no
+ * Sales in the back office (SPEC.md §2 Admin discounts, §7; DESIGN.md §5). A sale bound to no
  * product and no category is global. Each change is on the audit log, in the transaction of the change, as
  * the sale was before and after (its fields and bound ids).
  */

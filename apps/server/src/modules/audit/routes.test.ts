@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 
-/** GET /audit (issue 13 point 5): the changes admins made through the API, as the audit screen reads them. */
+/** GET /audit: the changes admins made through the API, as the audit screen reads them. */
 let t: TestContext;
 let secondAdmin: number;
 beforeAll(async () => {

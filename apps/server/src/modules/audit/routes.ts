@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import { pageAudit } from "./service";
 
-/** The audit log screen's reads (issue 13 point 5); the log is written by each change's own transaction. */
+/** The audit log screen's reads; the log is written by each change's own transaction. */
 export function auditRoutes({ db }: { db: Db }): FastifyPluginAsyncZod {
   return async (app) => {
     keepRepliesPrivate(app);

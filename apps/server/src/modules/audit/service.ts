@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { auditLog, users } from "../../db/schema";
 import type { Caller } from "../identity/caller";
 
-/** GET /audit (issue 13 point 5): the admins' changes, newest first, by entity and by admin. */
+/** GET /audit: the admins' changes, newest first, by entity and by admin. */
 export async function pageAudit(db: Db, { entity, actorId, page, limit }: AuditQuery): Promise<AuditPage> {
   const where = and(
     entity ? eq(auditLog.entity, entity) : undefined,
@@ -67,7 +67,7 @@ const asStored = (value: unknown): unknown =>
   );
 
 /**
- * One admin change on the audit log (DESIGN.md §3; issue 12): who did what (`product.update`: the entity
+ * One admin change on the audit log (DESIGN.md §3): who did what (`product.update`: the entity
  * and the verb) to which record, with the record before and after (null when created or deleted). Written
  * with the change's own transaction, so the log holds exactly the changes that happened. Returns the
  * entry's id, which names the change (e.g. in the dedupe key of the e-mail it causes).

@@ -11,7 +11,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = "voltio";
 
 /**
- * Set on the replies to a caller whose role changed since their access token was issued (issue 23 point 8),
+ * Set on the replies to a caller whose role changed since their access token was issued,
  * with the new role: the client refreshes its token and its user, and tells the user, instead of the login
  * ending without a word. Gone once the client holds a token of the new role.
  */

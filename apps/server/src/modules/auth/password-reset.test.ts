@@ -5,7 +5,7 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { auditLog, mailOutbox, passwordResetTokens, users } from "../../db/schema";
 import { FORGOT_REPLY } from "./password-reset";
 
-/** Issue 23 point 5: "Forgot password?" by e-mail, a single-use link valid 30 minutes. */
+/** "Forgot password?" by e-mail, a single-use link valid 30 minutes. */
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();

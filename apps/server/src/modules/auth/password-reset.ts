@@ -21,7 +21,7 @@ import { findUserByEmail } from "./service";
 import { revokeUserSessions } from "./sessions";
 
 /**
- * "Forgot password?" (issue 23 point 5). A link with a random token goes to the account's e-mail through
+ * "Forgot password?". A link with a random token goes to the account's e-mail through
  * the outbox; only the token's SHA-256 is stored, so the table can't be used to reset anyone's password.
  * The link works once, for PASSWORD_RESET_MINUTES, and using it ends every session of the account: whoever
  * knew the old password is signed out everywhere.

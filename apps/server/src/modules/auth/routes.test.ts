@@ -259,7 +259,7 @@ describe("ending sessions", () => {
     expect((await refresh(here.refreshToken)).statusCode).toBe(200);
   });
 
-  it("a role change keeps the user's sessions and tells them on their next request (issue 23 point 8)", async () => {
+  it("a role change keeps the user's sessions and tells them on their next request", async () => {
     const user = await account("ray");
     const session = await login(user);
     const admin = await login(ADMIN);

@@ -47,7 +47,7 @@ export async function login(db: Db, config: Config, email: string, password: str
 }
 
 /**
- * POST /google/login (issue 25 point 3): the account is found by Google's subject id, which stays with the
+ * POST /google/login: the account is found by Google's subject id, which stays with the
  * Google account whatever its e-mail becomes. Without one, the e-mail decides, and only when Google says it
  * is verified: an account of that e-mail (registered with a password, or by Google before subjects were kept)
  * is linked to this Google account — recorded on the audit log — and a new address makes a new account.

@@ -11,7 +11,7 @@ import { signAccessToken } from "./access-token";
  * SHA-256, that works for the whole session because SPEC.md's client keeps the token it got at login. The
  * session id (`familyId`, `sid` in access tokens) ties its access tokens to it, so ending the session stops
  * them too. It ends on logout, password change or reset, deletion, after an idle period without a refresh
- * and after a maximum age, whichever comes first. A role change keeps it (issue 23 point 8): the role is
+ * and after a maximum age, whichever comes first. A role change keeps it: the role is
  * read from the database on every request, and the next reply tells the user (access-token.ts).
  */
 

@@ -12,7 +12,7 @@ const SWEEP_EVERY = 500;
 
 /**
  * Counts in fixed windows, kept in PostgreSQL (the unlogged `rate_windows`) so that every process on one
- * database counts the same attempts: N processes enforce exactly the limits of one (issue 22 point 3). A
+ * database counts the same attempts: N processes enforce exactly the limits of one. A
  * key's window starts at its first count and ends `windowSeconds` later; a count after it starts a new one.
  */
 export class SharedWindowCounter {

@@ -3,7 +3,7 @@ import { buildApp, type App } from "../../app";
 import { createTestApp, type TestContext } from "../../../test/app";
 
 /**
- * Issue 22 point 3: two app instances on one database (two processes behind a balancer) enforce exactly the
+ * Two app instances on one database (two processes behind a balancer) enforce exactly the
  * limits of one. Requests alternate between them, from one address.
  */
 let t: TestContext;

@@ -144,7 +144,7 @@ describe("CatalogCache", () => {
   });
 });
 
-describe("CatalogCache.reply (issue 14: a cache stampede runs the query once)", () => {
+describe("CatalogCache.reply (a cache stampede runs the query once)", () => {
   const catalogCache = () => new CatalogCache({ replyTtlSeconds: 30, countTtlSeconds: 60 });
   /** A computation that counts its runs and answers when the test lets it. */
   function slowQuery() {

@@ -3,7 +3,7 @@ import { SEARCH_MAX_LENGTH } from "@voltio/domain/catalog";
 import { createTestApp, type TestContext } from "../../../test/app";
 
 /**
- * Issue 24, point 5: a search too long is refused at once with the field and the reason, and the storefront's
+ * Point 5: a search too long is refused at once with the field and the reason, and the storefront's
  * menus (withProducts) list only categories with a product for sale, following every product change.
  */
 let t: TestContext;

@@ -6,7 +6,7 @@ import { shop, SHOP_BASE_URL, type Shop } from "../../../test/shop";
 import { products, stockHolds } from "../../db/schema";
 
 /**
- * Issue 38 point 5: a hold's end writes nothing, yet within a second of it every process's cached replies
+ * A hold's end writes nothing, yet within a second of it every process's cached replies
  * show the units for sale again. Two app instances on one database stand for two processes (on PostgreSQL
  * each LISTENs on a connection of its own): each hears of the other's holds only through the change feed.
  */

@@ -3,7 +3,7 @@ import { nextHoldExpiry } from "../inventory/stock";
 
 /**
  * A hold that ends writes nothing (inventory/stock.ts: it just stops counting), so no notification tells any
- * process's caches, which kept showing the units as taken until their replies' TTL (issue 38 point 5). Each
+ * process's caches, which kept showing the units as taken until their replies' TTL. Each
  * process asks the database when the next hold ends — at start, and after every 'holds' notification, which
  * every process gets for every process's holds (db/changes.ts) — and drops its hold-affected copies at that
  * moment. Nothing is asked per request: the listings cost what they did.

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../../db/unavailable";
 
 /**
- * GET /api/health/live and /api/health/ready (issue 22 point 4), for a load balancer or an orchestrator.
+ * GET /api/health/live and /api/health/ready, for a load balancer or an orchestrator.
  * Live: the process answers (no database). Ready: it can serve — the database answers, every migration is
  * applied, the catalogue's search index is built, other processes' changes reach it — and it isn't shutting
  * down; else 503 naming what fails.

@@ -4,7 +4,7 @@ import type { LoadSheddingState } from "../../http/load-shedding";
 import { unhandledRejections } from "../../process-faults";
 
 /**
- * What an operator graphs and alerts on (issue 22 point 5), in Prometheus' text format: one registry per app
+ * What an operator graphs and alerts on, in Prometheus' text format: one registry per app
  * (tests build many apps in one process). Counters are counted where things happen; gauges of what the
  * database holds are read when Prometheus scrapes.
  */

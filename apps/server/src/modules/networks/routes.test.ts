@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 
-/** POST /networks (issue 13 point 4), with the catalogue's cache on as in production. */
+/** POST /networks, with the catalogue's cache on as in production. */
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp({ env: { CATALOG_CACHE_TTL_SECONDS: "300" } });

@@ -11,7 +11,7 @@ import { startFakeSmtp, type FakeSmtp } from "../../../test/smtp-server";
 import { personalizeNewsletter } from "./send";
 
 /**
- * POST /emails and GET /emails (issue 13 point 3) on a real database, delivered by the real mail worker to a
+ * POST /emails and GET /emails on a real database, delivered by the real mail worker to a
  * real SMTP server on 127.0.0.1 (the one fake: it stands for the mail provider).
  */
 let t: TestContext;

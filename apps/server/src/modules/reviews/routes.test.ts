@@ -5,7 +5,7 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { auditLog, orders, products } from "../../db/schema";
 
 /**
- * Reviews (issue 11 point 1 and 3): verified buyers only, one each, their own to edit and delete, and other
+ * Reviews: verified buyers only, one each, their own to edit and delete, and other
  * reviewers' e-mails never in a reply.
  */
 let t: TestContext;

@@ -7,7 +7,7 @@ import { bulkOrders, orders, orderStatsDaily, productStatsDaily } from "../../db
 import { countStatsInTimeZone } from "./service";
 
 /**
- * GET /stats (issue 12 point 3): the dashboard's figures from the day summaries that the triggers keep on
+ * GET /stats: the dashboard's figures from the day summaries that the triggers keep on
  * orders and bulk_orders, checked on a small known set of purchases in March 2025 (far from the demo's).
  */
 let t: TestContext;

@@ -11,7 +11,7 @@ export interface StatsRoutesDeps {
   now?: () => Date;
 }
 
-/** GET /stats (admin): the dashboard's figures (SPEC.md §2 Admin dashboard; issue 12). */
+/** GET /stats (admin): the dashboard's figures (SPEC.md §2 Admin dashboard). */
 export function statsRoutes({
   db,
   storeTimeZone,

@@ -1,7 +1,7 @@
 import type { MailMessage } from "../../integrations/mail/outbox";
 
 /**
- * The e-mail that ends a back-in-stock request (issue 23 point 9). The store doesn't know the shopper's
+ * The e-mail that ends a back-in-stock request. The store doesn't know the shopper's
  * language, so it says it in English, then in Spanish, as the order e-mails do (payments/order-mail.ts).
  */
 export interface RestockedAlert {

@@ -6,7 +6,7 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
 import { notifyRestocked } from "./service";
 
-/** Back-in-stock requests (issue 23 point 9) on a real database: the routes, the admin's restock, the sweep. */
+/** Back-in-stock requests on a real database: the routes, the admin's restock, the sweep. */
 let t: TestContext;
 let s: Shop;
 let admin: Headers;

@@ -17,7 +17,7 @@ const errors = {
 };
 
 /**
- * Back-in-stock requests (issue 23 point 9): the caller's own request for a product, by the product's id.
+ * Back-in-stock requests: the caller's own request for a product, by the product's id.
  * Shoppers only: admins can't buy (SPEC.md §6), so they have nothing to wait for (403). Unknown or retired
  * products answer 404 "Product Not Found!", as GET /products/{id} does.
  */

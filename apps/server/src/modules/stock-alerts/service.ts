@@ -10,7 +10,7 @@ import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import { backInStockMail } from "./mail";
 
 /**
- * Back-in-stock requests (issue 23 point 9). A shopper asks while a product is sold out (nothing left for
+ * Back-in-stock requests. A shopper asks while a product is sold out (nothing left for
  * anyone to take: the shelf less the checkouts' active holds, inventory/stock.ts); the first time it can be
  * bought again, `notifyRestocked` queues one e-mail per open request and closes it in the same transaction.
  * At most one open request per shopper and product (the database's partial unique index).

@@ -5,7 +5,7 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Shop } from "../../../test/shop";
 
 /**
- * The sweep in the background, as the server runs it (issue 23 point 9): stock that rises by any path (here
+ * The sweep in the background, as the server runs it: stock that rises by any path (here
  * SQL by hand, as a cancelled purchase giving units back would) is announced by the database's change
  * notifications, and the process answers the open requests without anybody calling it.
  */

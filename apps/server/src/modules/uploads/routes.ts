@@ -26,7 +26,7 @@ export function uploadRoutes({ db, config, storage }: UploadDeps): FastifyPlugin
     await app.register(multipart, {
       limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
     });
-    // Counted in the database every process shares (issue 22 point 3): N processes allow what one does.
+    // Counted in the database every process shares: N processes allow what one does.
     const perUser = new SharedWindowCounter(db, 3600);
 
     app.post(

@@ -7,7 +7,7 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { multipart } from "../../../test/multipart";
 
 /**
- * Pictures in an S3-compatible bucket (issue 22 point 7), against a local stand-in that speaks S3's protocol
+ * Pictures in an S3-compatible bucket, against a local stand-in that speaks S3's protocol
  * (s3rver): every machine of a store sees the same pictures.
  */
 const PNG = Buffer.from(

@@ -7,7 +7,7 @@ import type { Config, UploadsS3Config } from "../../config";
 import { UpstreamUnavailable } from "../../errors";
 
 /**
- * Where uploaded pictures live (issue 22 point 7): `DATA_DIR/uploads` on one machine, or an S3-compatible
+ * Where uploaded pictures live: `DATA_DIR/uploads` on one machine, or an S3-compatible
  * bucket that every machine shares. Names are the server's own (random, checked by UPLOAD_NAME).
  */
 export interface UploadStorage {

@@ -7,7 +7,7 @@ import { shop, type Headers, type Shop } from "../../../test/shop";
 import { bulkOrders, orders, payments, products } from "../../db/schema";
 
 /**
- * GET /api/user/admin/:id/customer (issue 23 point 8): the back office's customer page. Real purchases paid
+ * GET /api/user/admin/:id/customer: the back office's customer page. Real purchases paid
  * through the sandbox, one of them refunded in part by the owner, and the numbers add up.
  */
 let t: TestContext;

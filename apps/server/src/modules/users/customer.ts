@@ -18,7 +18,7 @@ import { BEARER, SIGNED_IN_ERRORS } from "../../http/private-replies";
 import { summaryColumns, withPicture } from "./service";
 
 /**
- * The back office's customer page (issue 23 point 8): one account as the owner looks at it — profile,
+ * The back office's customer page: one account as the owner looks at it — profile,
  * addresses, purchases with their totals and statuses, lifetime spend, reviews. Read only; the lists hold
  * the newest CUSTOMER_LIST_MAX, the counts and the spend cover everything.
  */

@@ -69,7 +69,7 @@ describe("POST /api/user (register)", () => {
     });
   });
 
-  it("takes names in any language: 'María José' 'Núñez O'Brien' (issue 23 point 6)", async () => {
+  it("takes names in any language: 'María José' 'Núñez O'Brien'", async () => {
     const reply = await call(
       "POST",
       "/api/user",
@@ -460,7 +460,7 @@ describe("admin calls", () => {
     const promoted = await call("PUT", "/api/user/admin", admin, { id: 2 });
     expect(promoted.statusCode, promoted.body).toBe(200);
     expect(promoted.json()).toMatchObject({ id: 2, rol: "admin" });
-    // The user stays signed in with the new role's powers at once, and is told (issue 23 point 8).
+    // The user stays signed in with the new role's powers at once, and is told.
     const asAdmin = await call("GET", "/api/user/all", shopper);
     expect(asAdmin.statusCode).toBe(200);
     expect(asAdmin.headers["voltio-role-changed"]).toBe("admin");

@@ -280,7 +280,7 @@ export async function changeRole(
       .returning(summaryColumns);
     if (!row) throw new NotAllowed("The user 1 can't be demoted");
     if (target.rol !== next) {
-      // The user's logins go on (issue 23 point 8): the role is read from the database on every request, so
+      // The user's logins go on: the role is read from the database on every request, so
       // the change applies at once, and their next request is told so (auth/access-token.ts).
       await recordChange(tx, actor, "user.role", id, { before: { rol: target.rol }, after: { rol: next } });
     }

@@ -50,7 +50,7 @@ describe("server rendering", () => {
     for (const path of ["/user", "/admin/products"]) {
       expect(await html(path), path).toContain('<div id="root"></div>');
     }
-    // The shell names its language too (issue 24): a Spanish back office is read as Spanish.
+    // The shell names its language too: a Spanish back office is read as Spanish.
     expect(await html("/admin/products", { cookie: "lang=es" })).toContain('<html lang="es">');
     expect(await html("/cart", { "accept-language": "es-ES" })).toContain('<html lang="es">');
     expect(await html("/cart")).toContain('<html lang="en">');

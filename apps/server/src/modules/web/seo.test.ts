@@ -4,7 +4,7 @@ import { createTestApp, type TestContext } from "../../../test/app";
 import { builtWebApp } from "../../../test/builds";
 import { products } from "../../db/schema";
 
-/** What the server writes into a page's head before any script runs (issue 3, point 7), and robots/sitemap. */
+/** What the server writes into a page's head before any script runs (point 7), and robots/sitemap. */
 
 const PUBLIC_URL = "https://shop.example";
 let t: TestContext;

@@ -6,7 +6,7 @@ import { useListLines } from "@/api/list-lines";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { LIST_LINKS } from "./list-links";
 
-// The preview's code and texts come the first time one opens: a page shows without them (issue 24).
+// The preview's code and texts come the first time one opens: a page shows without them.
 const ListPreviewCard = lazyWithTexts(() => import("./ListPreviewCard"), "shopping");
 
 /**

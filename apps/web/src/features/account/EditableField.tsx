@@ -77,7 +77,7 @@ export function EditableField({
     resolver: zodResolver(schema),
     defaultValues: { [name]: value },
     reValidateMode: "onSubmit",
-    // The failed rule shows under the box, which keeps what was typed (issue 23 point 6); the focus stays
+    // The failed rule shows under the box, which keeps what was typed; the focus stays
     // on the confirm button.
     shouldFocusError: false,
   });

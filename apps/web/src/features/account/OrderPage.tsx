@@ -23,7 +23,7 @@ import { Thumbnail } from "@/components/ui/Thumbnail";
 const usd = (dollars: number) => `$${formatDollars(dollars)}`;
 
 /**
- * /purchases/:number (issue 23 points 1–4): one purchase as its buyer (or an admin) sees it — the number,
+ * /purchases/:number: one purchase as its buyer (or an admin) sees it — the number,
  * when it was paid, every line with its sale, the money, where it goes, how it was paid, and each shipment's
  * history with its tracking — with its PDF receipt and "buy again". A number that isn't the caller's is the
  * store's not-found page, as a number that names nothing.

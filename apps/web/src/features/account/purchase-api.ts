@@ -3,7 +3,7 @@ import type { BuyAgainReply, Purchase, PurchaseSummary } from "@voltio/domain/pu
 import { ApiError, apiFetch } from "@/api/client";
 import { ORDERS_KEY, refreshOrders } from "@/api/orders";
 
-/** The signed-in shopper's paid purchases (issue 23): under the orders' key, so logout and login reset them. */
+/** The signed-in shopper's paid purchases: under the orders' key, so logout and login reset them. */
 const PURCHASES_KEY = [...ORDERS_KEY, "purchases"] as const;
 
 /** GET /order/purchases: each purchase's number, date, total and statuses, for the Purchases page. */

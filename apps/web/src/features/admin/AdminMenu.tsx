@@ -33,13 +33,13 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoU
   },
   { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
   { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
-  // Beyond SPEC.md (issue 21): the payments, beside the orders they pay.
+  // Beyond SPEC.md: the payments, beside the orders they pay.
   { to: "/admin/payments", label: "admin.menu.payments", icon: Banknote },
-  // A customer's page (issue 23 point 8) is opened from the users screen.
+  // A customer's page is opened from the users screen.
   { to: "/admin/users", label: "admin.menu.users", icon: Users, alsoUnder: "/admin/customers/" },
   { to: "/admin/discounts", label: "admin.menu.sales", icon: Percent },
   { to: "/admin/newsletter", label: "admin.menu.newsletter", icon: Mail },
-  // Beyond SPEC.md (issue 13 point 5): after the SPEC's entries, before Logout.
+  // Beyond SPEC.md: after the SPEC's entries, before Logout.
   { to: "/admin/audit", label: "admin.menu.audit", icon: History },
 ];
 

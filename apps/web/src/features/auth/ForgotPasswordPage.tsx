@@ -15,7 +15,7 @@ import { useAskForResetLink } from "./password-api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
 /**
- * /password/forgot (issue 23 point 5): the account's e-mail, then the same neutral message whether or not
+ * /password/forgot: the account's e-mail, then the same neutral message whether or not
  * it has an account. The login form passes the e-mail it had (router state, never the URL).
  */
 export function ForgotPasswordPage() {

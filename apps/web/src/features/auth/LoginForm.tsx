@@ -13,7 +13,7 @@ import { focusFirstInvalid } from "./keep-typed";
 
 /**
  * The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (SPEC.md §8).
- * Right after signing up it opens with the new account's e-mail and password in (issue 23 point 6).
+ * Right after signing up it opens with the new account's e-mail and password in.
  */
 export function LoginForm({
   email,

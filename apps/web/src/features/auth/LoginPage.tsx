@@ -10,14 +10,14 @@ import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
 import { PASSWORD_CHANGED } from "./login-notice";
 
-// The forms after the e-mail step come with the server's answer to it, not with the page (issue 24).
+// The forms after the e-mail step come with the server's answer to it, not with the page.
 const loadLoginForm = () => import("./LoginForm");
 const loadRegisterForm = () => import("./RegisterForm");
 const LoginForm = lazy(() => loadLoginForm().then((module) => ({ default: module.LoginForm })));
 const RegisterForm = lazy(() => loadRegisterForm().then((module) => ({ default: module.RegisterForm })));
 
 /**
- * `password` is set only right after signing up: the Login form opens filled in (issue 23 point 6). It
+ * `password` is set only right after signing up: the Login form opens filled in. It
  * lives in this component's memory alone — never in the URL, browser storage or history state.
  */
 export type Step =

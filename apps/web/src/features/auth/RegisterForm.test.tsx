@@ -25,7 +25,7 @@ function fill(values: { firstName: string; lastName: string; password: string })
   fireEvent.input(screen.getByLabelText("Password"), { target: { value: values.password } });
 }
 
-describe("the Register form keeps what was typed (issue 23 point 6)", () => {
+describe("the Register form keeps what was typed", () => {
   it("shows a refused rule under the box and keeps every value", async () => {
     const onRegistered = vi.fn();
     render(<RegisterForm email="nina@voltio.test" onRegistered={onRegistered} onOtherEmail={vi.fn()} />);

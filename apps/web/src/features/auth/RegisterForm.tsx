@@ -11,8 +11,8 @@ import { useRegister } from "./api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
 /**
- * The Register form (SPEC.md §5). A refused box keeps what was typed, with the rule under it (issue 23
- * point 6). After registering, the page flips to the Login form with the e-mail and password in.
+ * The Register form (SPEC.md §5). A refused box keeps what was typed, with the rule under it. After
+ * registering, the page flips to the Login form with the e-mail and password in.
  */
 export function RegisterForm({
   email,

@@ -19,7 +19,7 @@ import { PASSWORD_CHANGED } from "./login-notice";
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * /password/reset?token=… (issue 23 point 5): the e-mail's link. A new password typed twice, by the same
+ * /password/reset?token=…: the e-mail's link. A new password typed twice, by the same
  * rule and messages as registration; done, the login page says so. A used, expired or broken link says
  * which, with a way to ask for a new one.
  */

@@ -4,7 +4,7 @@ import { useTranslation } from "@/i18n";
 import { showToast } from "@/components/ui/toast";
 
 /**
- * Tells the signed-in user that an admin changed their role (issue 23 point 8), in a toast: sonner's
+ * Tells the signed-in user that an admin changed their role, in a toast: sonner's
  * polite live region reads it out. The API layer has already renewed the login and re-read the user, so
  * the Panel link, the guards and the buy buttons follow by themselves. Mounted once, in the layout.
  */

@@ -1,7 +1,7 @@
 import type { FieldErrors, FieldValues, Path, UseFormReturn } from "react-hook-form";
 
 /**
- * The account forms keep what was typed when a box is refused (issue 23 point 6), instead of emptying it
+ * The account forms keep what was typed when a box is refused, instead of emptying it
  * for the placeholder as SPEC.md §5 did: the rule shows under the box (TextField `showRule`), the first
  * refused box gets the focus, and the text is there to correct.
  */

@@ -29,7 +29,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("bannerSlides (issue 14: the banner opens on a sale that runs today)", () => {
+describe("bannerSlides (the banner opens on a sale that runs today)", () => {
   const week = [sale(1, { day: "fri" }), sale(2, { day: "tue" }), sale(3, { day: "wed" }), sale(4), sale(5)];
 
   it("starts at the first sale that runs today, keeping the order around, 4 slides", () => {

@@ -19,7 +19,7 @@ export function saleTarget(sale: Pick<Sale, "products" | "categories">): string 
   return "/products?offset=1";
 }
 
-/** The slides, from the first sale that runs today (issue 14): the banner opens on a price the shopper gets. */
+/** The slides, from the first sale that runs today: the banner opens on a price the shopper gets. */
 export function bannerSlides(sales: Sale[], today: Weekday | undefined): Sale[] {
   const first = today === undefined ? -1 : sales.findIndex((sale) => saleRunsOn(sale, today));
   const ordered = first > 0 ? [...sales.slice(first), ...sales.slice(0, first)] : sales;

@@ -11,7 +11,7 @@ import { loadTexts } from "@/i18n";
 beforeAll(() => loadTexts("shopping"));
 
 /**
- * Issue 21: the result page says what became of the payment, by the outcome the server verified with the
+ * The result page says what became of the payment, by the outcome the server verified with the
  * provider. A declined card is never 'Your payment is pending'.
  */
 const json = (status: number, body: unknown) =>

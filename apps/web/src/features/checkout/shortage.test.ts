@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/api/client";
 import { shortageFix, shortageOf } from "./shortage";
 
-/** Issue 21: Pay refused because other shoppers' checkouts hold the units — which product, how many left. */
+/** Pay refused because other shoppers' checkouts hold the units — which product, how many left. */
 describe("a shortage at Pay", () => {
   it("is read from the server's 409 that names the product and the stock, and from nothing else", () => {
     expect(shortageOf(new ApiError(409, { error: "Only 2 left", productId: 5, stock: 2 }))).toEqual({

@@ -27,7 +27,7 @@ function useBoughtIt(productId: number, enabled: boolean) {
 }
 
 /**
- * The product's reviews (SPEC.md §2 Product detail 'Reviews', §4 Review; issue 11): newest first, the
+ * The product's reviews (SPEC.md §2 Product detail 'Reviews', §4 Review): newest first, the
  * shopper's own review read-only with EDIT, a 5-star form for a customer who bought it, and a note for
  * everyone else saying why they can't review. Texts are shown as text, never as markup.
  */

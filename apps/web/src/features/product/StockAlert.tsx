@@ -10,7 +10,7 @@ import { useTranslation } from "@/i18n";
 import { useSetStockAlert, useStockAlert } from "./stock-alert-api";
 
 /**
- * Back in stock (issue 23 point 9), under a sold-out product's stock: a signed-in shopper asks to be e-mailed
+ * Back in stock, under a sold-out product's stock: a signed-in shopper asks to be e-mailed
  * once when it can be bought again, and can cancel; a guest gets a link to log in for it. Admins can't buy,
  * so they see nothing. While a stored login is being checked nothing shows, rather than a wrong offer.
  */

@@ -4,7 +4,7 @@ import { ApiError, apiFetch } from "@/api/client";
 import { SESSION_KEY } from "@/api/session-key";
 
 /**
- * The signed-in shopper's back-in-stock request for a product (issue 23 point 9). It is the caller's own,
+ * The signed-in shopper's back-in-stock request for a product. It is the caller's own,
  * so it lives under the session's key: logging in or out reads it again.
  */
 const alertKey = (productId: number) => [...SESSION_KEY, "stock-alert", productId] as const;

@@ -31,7 +31,7 @@ const BUILD_SLICE = 2_000;
 /**
  * Products read per statement. The build holds one batch's texts at a time: read whole, at 100k products, the
  * texts took ~230 MB of heap and as much again of the driver's buffers, and the process kept most of that
- * memory after the build (issue 38 point 6).
+ * memory after the build.
  */
 const READ_BATCH = 5_000;
 

@@ -136,7 +136,7 @@ export class LiveSearchIndex {
  * ms right after a build). `npm run serve` exposes gc() (ADR 0011), so it goes at once: one ~45 ms pause.
  * Twice: the first collection frees the rows, but V8 chooses the pages to compact by the free space it knew
  * when it started (none yet), so the index's objects stay spread over ~190 MB of pages; the second moves them
- * together and gives ~140 MB back to the system (issue 38 point 6: 500 → 360 MB of RSS at 100k products).
+ * together and gives ~140 MB back to the system (500 → 360 MB of RSS at 100k products).
  */
 function collectBuildGarbage() {
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../../test/app";
 
 /**
- * Search relevance over the demo catalogue (issue 14 point 4): a judged query set — each query with the
+ * Search relevance over the demo catalogue: a judged query set — each query with the
  * products a shopper expects first — run through GET /api/products as the storefront asks it. It reports
  * precision at 5 (of the first min(5, expected) results, the share that is expected; a query with two right
  * answers is judged on its first two) and the mean reciprocal rank of the first expected product.

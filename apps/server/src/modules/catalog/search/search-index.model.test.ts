@@ -9,7 +9,7 @@ import { SearchIndex, type SearchQuery } from "./search-index";
 import { searchTerms } from "./words";
 
 /**
- * Issue 22 point 2, model-based: fast-check writes to the catalogue by SQL, as any process or tool would —
+ * Fast-check writes to the catalogue by SQL, as any process or tool would —
  * renames, new descriptions, prices, stock, ratings, retirements and returns, new products, categories
  * linked, unlinked and renamed — and after each batch the index that followed the notifications product by
  * product answers every search exactly as an index built afresh from the database does, without having been

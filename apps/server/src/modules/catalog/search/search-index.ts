@@ -18,7 +18,7 @@ import { grown, lowerBound } from "./typed-arrays";
  * matches ('usb' matches half of a 100k catalogue), which PostgreSQL did at ~40 requests a second; here a
  * broad search takes about a millisecond, and only the page's 16 products are read from the database.
  *
- * Matching and ranking (issue 14 point 4): every word of the search must match the product — its title,
+ * Matching and ranking: every word of the search must match the product — its title,
  * name, description or one of its categories' names — as the word itself (or its singular/plural), as the
  * start of a longer word ('logi' → logitech), or as the catalogue words nearest to it by trigram similarity
  * ('mose' → mouse, as pg_trgm measures it). A word is worth, in each place it matched, the place's worth
@@ -60,7 +60,7 @@ const emptyFacts = (size: number): Facts => ({
 const MERGE_SHARE = 1 / 16;
 
 /**
- * The index is built once from the whole catalogue, then kept up to date product by product (issue 22 point 2):
+ * The index is built once from the whole catalogue, then kept up to date product by product:
  * a product that changes has its built postings ignored (`rewritten`) and its current words posted in
  * `added`, which searches read beside the built postings; a new product takes the next position. Once the
  * added postings are a sixteenth of the built ones, the two are merged, in memory, in one pass.

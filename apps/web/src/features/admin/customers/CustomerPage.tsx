@@ -36,7 +36,7 @@ const positiveId = (value: string | undefined) => {
 };
 
 /**
- * /admin/customers/:id (issue 23 point 8): one customer as the owner looks at them — profile, addresses,
+ * /admin/customers/:id: one customer as the owner looks at them — profile, addresses,
  * lifetime spend, their purchases with totals and statuses, their reviews. Reached from the users screen
  * and from the orders screen. The lists hold the newest ones; the figures count everything.
  */

@@ -10,7 +10,7 @@ import { loadTexts } from "@/i18n";
 // The back office's texts, as the admin area loads them before its first render (app/router.tsx).
 beforeAll(() => loadTexts("admin"));
 
-/** Issue 21: the dashboard says how many payments need attention, and leads to them; nothing when none. */
+/** The dashboard says how many payments need attention, and leads to them; nothing when none. */
 const asked: string[] = [];
 
 function renderWithTotal(total: number) {

@@ -5,7 +5,7 @@ import { focusRingClass } from "@/components/ui/focus-ring";
 import { usePaymentsNeedingAttention } from "../payments/api";
 
 /**
- * 'N payments need attention' (issue 21), to the payments that do: nothing while there are none, or while the
+ * 'N payments need attention', to the payments that do: nothing while there are none, or while the
  * count can't be read (the Payments screen says why).
  */
 export function PaymentsAttention() {

@@ -38,7 +38,7 @@ const inputClass = (error?: string) =>
  * SPEC.md §2 'Edit Newsletter', §5 Newsletter: subject, message and receivers, checked by the schema the
  * server checks with ('Subject is required', 'Message is required'), a preview of the e-mail as it will
  * read, and Send → POST /emails → 'Email sent !'. A send to 'All' asks first, with how many it reaches
- * (issue 23 point 8): one click must not mail every subscriber.
+ *: one click must not mail every subscriber.
  */
 export function NewsletterForm({ subscribers }: { subscribers: number | undefined }) {
   const { t } = useTranslation();

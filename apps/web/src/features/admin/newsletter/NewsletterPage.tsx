@@ -7,8 +7,7 @@ import { NewsletterForm } from "./NewsletterForm";
 import { SentNewsletters } from "./SentNewsletters";
 
 /**
- * /admin/newsletter 'Edit Newsletter' (SPEC.md §2 Admin newsletter, §5, §7 POST /emails and POST /networks;
- * issue 13 points 3 and 4): the newsletter with its receivers and preview, the newsletters sent with their
+ * /admin/newsletter 'Edit Newsletter' (SPEC.md §2 Admin newsletter, §5, §7 POST /emails and POST /networks): the newsletter with its receivers and preview, the newsletters sent with their
  * delivery, and the store's social-network links.
  */
 export function NewsletterPage() {

@@ -14,7 +14,7 @@ const dateTime = (iso: string, language: Language) =>
   }).format(new Date(iso));
 
 /**
- * 'Sent newsletters' (issue 13 point 3): newest first, each with its date, subject, sender and how far the
+ * 'Sent newsletters': newest first, each with its date, subject, sender and how far the
  * mail worker got (queued / sent / failed); the page reads it again while anything is queued.
  */
 export function SentNewsletters({

@@ -36,7 +36,7 @@ type Awaited = Record<number, number>;
 const AWAIT_MS = 60_000;
 
 /**
- * /admin/payments (issue 21): every payment the providers reported, those needing attention first and
+ * /admin/payments: every payment the providers reported, those needing attention first and
  * tinted — money that pays no order and wasn't given back, a dispute, a refund the provider didn't take —
  * filtered by user and 'needing attention only' (both in the URL), paged by the server. An approved payment
  * with money left has 'Refund': a dialog for the amount and the reason, then a confirmation.

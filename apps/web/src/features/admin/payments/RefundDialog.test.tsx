@@ -11,7 +11,7 @@ import { checkRefund, typedAmount } from "./refund-form";
 beforeAll(() => loadTexts("admin"));
 
 /**
- * Issue 21: the back office's refund — the amount prefilled with what is left and editable for a partial
+ * The back office's refund — the amount prefilled with what is left and editable for a partial
  * refund, a required reason, a confirmation step; what the server refuses shows on its field.
  */
 const payment: AdminPayment = {

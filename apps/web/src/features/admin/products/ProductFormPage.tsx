@@ -58,7 +58,7 @@ const REFUSAL_TEXTS: Record<Refusal, string> = {
 };
 
 /**
- * /admin/create/Product and /admin/edit/{id} (SPEC.md §2 Admin create/edit product, §5; issue 12 point 4):
+ * /admin/create/Product and /admin/edit/{id} (SPEC.md §2 Admin create/edit product, §5):
  * the fields with a live preview, categories picked or added, images by URL or upload (several at once,
  * with progress, reordered and removed), validated with the same schema as POST/PUT /products.
  */

@@ -27,7 +27,7 @@ const positive = (value: string | null, fallback: number) => {
 };
 
 /**
- * /admin/products (SPEC.md §2 Admin products; issue 12 point 4): every product, out of stock included, by
+ * /admin/products (SPEC.md §2 Admin products): every product, out of stock included, by
  * category or search, 8 a page with the page in the URL; each row links to the product, its edit form and
  * 'Add sale', and deletes after 'Are you sure you want to delete it ?'.
  */

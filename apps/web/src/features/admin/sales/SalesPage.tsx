@@ -44,7 +44,7 @@ function problemOf(error: unknown, fallback: string): ServerProblem {
 }
 
 /**
- * /admin/discounts (SPEC.md §2 Admin discounts, §4 Sales screen, §5 Sale; issue 12 point 5): the 'Active
+ * /admin/discounts (SPEC.md §2 Admin discounts, §4 Sales screen, §5 Sale): the 'Active
  * sales' and 'Create sales' tabs. Picking a sale loads it into the form to edit; picking it again clears
  * the form. ?p={productId} preselects a product (the admin product list's 'Add sale'). The form is checked
  * by the schema the server checks with, and a change refreshes every price the page shows.

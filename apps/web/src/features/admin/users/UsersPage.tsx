@@ -38,9 +38,9 @@ const fullName = (user: Pick<UserSummary, "firstName" | "lastName">) =>
   capitalised(`${user.firstName} ${user.lastName}`);
 
 /**
- * /admin/users (SPEC.md §2 Admin users, §4 User role; issue 13 point 2): every account, searched by name or
+ * /admin/users (SPEC.md §2 Admin users, §4 User role): every account, searched by name or
  * e-mail and paged by the server (?search= and ?page= in the URL). A name opens the customer's page. The role
- * icon toggles the role once the admin confirms it (issue 23 point 8: the dialog names the user and the new
+ * icon toggles the role once the admin confirms it (the dialog names the user and the new
  * role); user 1 stays admin; delete asks 'Delete the User ?'. What the server refuses is shown in its words.
  */
 export function UsersPage() {
