@@ -42,6 +42,38 @@ const replyOf = (Status: PaymentOutcome, payment: ProviderPayment): FeedbackRepl
   ...(Status === "rejected" && payment.declineReason ? { reason: payment.declineReason } : {}),
 });
 
+/** A payment being settled, in the transaction that locked its checkout. */
+interface Settling {
+  tx: Db;
+  payment: ProviderPayment;
+  checkout: NonNullable<Awaited<ReturnType<typeof lockCheckout>>>;
+  /** The payment's row as this report left it. */
+  row: { id: number; refundedCents: number };
+}
+
+const settled = (
+  { payment }: Pick<Settling, "payment">,
+  Status: PaymentOutcome,
+  extra: Partial<Settled> = {},
+): Settled => ({
+  reply: replyOf(Status, payment),
+  stockTaken: false,
+  refundQueued: false,
+  mailed: false,
+  ...extra,
+});
+
+/** Why an approved payment can't buy its checkout's orders: given back with this outcome, note and cause. */
+interface Undeliverable {
+  outcome: "refund_needed" | "amount_mismatch";
+  note: string;
+  cause: AutomaticRefundCause;
+}
+
+/**
+ * What the provider says of a payment, recorded; an approved one finishes its checkout's orders or is
+ * refunded. Each outcome is one function below, in the order they are tried.
+ */
 export async function settlePayment(
   db: Db,
   provider: PaymentProvider,
@@ -56,241 +88,312 @@ export async function settlePayment(
   const checkoutId = checkoutIdOf(payment.reference);
   if (checkoutId === null) throw new NotFound("Payment Not Found");
   return db.transaction(async (tx) => {
-    const settled = (Status: PaymentOutcome, extra: Partial<Settled> = {}): Settled => ({
-      reply: replyOf(Status, payment),
-      stockTaken: false,
-      refundQueued: false,
-      mailed: false,
-      ...extra,
-    });
     // Lock order (inventory/stock.ts): the shopper and the checkout, then its payment, bulk orders, lines and
     // products. Under the shopper's lock no newer Pay can replace the checkout until this is settled.
     const checkout = await lockCheckout(tx, checkoutId, provider.name, options.userId);
     if (!checkout) throw new NotFound("Payment Not Found");
-    const [before] = await tx
-      .select({ status: payments.status, refundedCents: payments.refundedCents, disputed: payments.disputed })
-      .from(payments)
-      .where(and(eq(payments.provider, provider.name), eq(payments.providerPaymentId, payment.id)))
-      .for("update");
-    assertMove("payment", before?.status ?? null, payment.status, "provider");
-    const [row] = await tx
-      .insert(payments)
-      .values({
-        provider: provider.name,
-        providerPaymentId: payment.id,
-        status: payment.status,
-        amountCents: payment.amountCents,
-        currency: payment.currency,
-        refundedCents: payment.refundedCents,
-        disputed: payment.disputed,
-        checkoutId: checkout.id,
-        rawPayload: payment.raw,
-      })
-      .onConflictDoUpdate({
-        target: [payments.provider, payments.providerPaymentId],
-        set: {
-          status: payment.status,
-          amountCents: payment.amountCents,
-          currency: payment.currency,
-          // The provider's count includes the store's own refunds: never below what the store recorded.
-          refundedCents: sql`greatest(${payments.refundedCents}, ${payment.refundedCents})`,
-          disputed: sql`${payments.disputed} or ${payment.disputed}`,
-          rawPayload: payment.raw,
-        },
-      })
-      .returning({ id: payments.id, refundedCents: payments.refundedCents });
-    if (options.eventId) {
-      await tx
-        .insert(paymentEvents)
-        .values({ provider: provider.name, eventId: options.eventId, paymentId: row!.id })
-        .onConflictDoNothing();
-    }
+    const { before, row } = await recordPayment(tx, provider.name, checkout.id, payment, options.eventId);
+    const settling: Settling = { tx, payment, checkout, row };
 
-    if (payment.status !== "approved") {
-      // A declined card gives the units back at once; the checkout stays payable (another card on the
-      // provider's page) but the next Pay makes a new one, holding again.
-      if (payment.status === "rejected" && checkout.status === "open") {
-        await releaseHolds(tx, checkout.id);
-        await tx.update(checkouts).set({ expiresAt: new Date() }).where(eq(checkouts.id, checkout.id));
-      }
-      return settled(payment.status);
-    }
-
-    // Refunds or a dispute the provider reports after the fact: the purchase is flagged for the owner.
-    if (before && payment.disputed && !before.disputed) {
-      await tx.update(orders).set({ flag: "disputed" }).where(eq(orders.checkoutId, checkout.id));
-      await tx.update(bulkOrders).set({ flag: "disputed" }).where(eq(bulkOrders.checkoutId, checkout.id));
-    }
-    if (before && row!.refundedCents > before.refundedCents && row!.refundedCents >= payment.amountCents) {
-      const refunded = { flag: "refunded" as const };
-      await tx.update(orders).set(refunded).where(eq(orders.checkoutId, checkout.id));
-      await tx.update(bulkOrders).set(refunded).where(eq(bulkOrders.checkoutId, checkout.id));
-    }
-
-    if (checkout.providerPaymentId === payment.id) {
-      if (checkout.status === "paid") return settled("approved");
-      if (checkout.status === "refund_needed" || checkout.status === "amount_mismatch")
-        return settled(checkout.status);
-    }
-
-    /**
-     * Money that can't buy anything: given back in full, once, the buyer told why, and the checkout closed if
-     * it was open.
-     */
-    const refund = async (
-      outcome: "refund_needed" | "amount_mismatch",
-      note: string,
-      cause: AutomaticRefundCause,
-    ) => {
-      const { queued, mailed } = await queueAutomaticRefund(tx, checkout, {
-        paymentId: row!.id,
-        providerPaymentId: payment.id,
-        amountCents: payment.amountCents - row!.refundedCents,
-        note,
-        cause,
-      });
-      if (checkout.status === "open" || checkout.status === "expired") {
-        assertMove("checkout", checkout.status, outcome, "provider");
-        await tx
-          .update(checkouts)
-          .set({ status: outcome, providerPaymentId: payment.id })
-          .where(eq(checkouts.id, checkout.id));
-        await releaseHolds(tx, checkout.id);
-      }
-      return settled(outcome, { refundQueued: queued, mailed });
-    };
-
-    // Paid on a checkout that was closed (a newer one replaced it) or paid already: a duplicate.
-    if (checkout.status !== "open" && checkout.status !== "expired")
-      return refund("refund_needed", `paid on a ${checkout.status} checkout`, {
-        kind: "closed checkout",
-        status: checkout.status,
-        paidBy: checkout.providerPaymentId,
-      });
-    // Past its hold, then the shopper paid again: the newer checkout is the one that pays their orders.
-    if (!checkout.current)
-      return refund("refund_needed", "paid on a checkout a newer one followed", {
-        kind: "closed checkout",
-        status: "replaced",
-        paidBy: checkout.providerPaymentId,
-      });
-    if (payment.currency.toLowerCase() !== STORE_CURRENCY)
-      return refund("amount_mismatch", `paid in ${payment.currency}, not ${STORE_CURRENCY}`, {
-        kind: "currency",
-        currency: payment.currency,
-      });
-    if (payment.amountCents !== checkout.amountCents)
-      return refund("amount_mismatch", `paid ${payment.amountCents} cents of ${checkout.amountCents}`, {
-        kind: "amount",
-        paidCents: payment.amountCents,
-        dueCents: checkout.amountCents,
-      });
-
-    if (checkout.bulkOrderIds.length)
-      await tx
-        .select({ id: bulkOrders.id })
-        .from(bulkOrders)
-        .where(inArray(bulkOrders.id, checkout.bulkOrderIds))
-        .orderBy(asc(bulkOrders.id))
-        .for("update");
-    const lines = await tx
-      .select({
-        id: orders.id,
-        status: orders.status,
-        flag: orders.flag,
-        productId: orders.productId,
-        amount: orders.amount,
-        lineTotalCents: orders.lineTotalCents,
-        shippingCostCents: orders.shippingCostCents,
-      })
-      .from(orders)
-      .where(coveredBy(checkout))
-      .orderBy(asc(orders.id))
-      .for("update");
-    const stillPending =
-      lines.length > 0 &&
-      lines.every((line) => line.status === "pending" && line.flag === null) &&
-      checkout.orderIds.every((id) => lines.some((line) => line.id === id));
-    if (!stillPending)
-      return refund("refund_needed", "its orders were no longer pending", { kind: "orders not pending" });
-    // A line taken back to the cart leaves its bulk order (ADR 0015): what is left isn't what was charged.
-    const covered = lines.map((line) => ({
-      lineTotalCents: line.lineTotalCents ?? 0,
-      shippingCents: line.shippingCostCents ?? 0,
-    }));
-    if (checkoutTotals(covered).totalCents !== checkout.amountCents)
-      return refund("refund_needed", "its orders changed after it was made", { kind: "orders changed" });
-
+    if (payment.status !== "approved") return notApproved(settling);
+    if (before) await flagMoneyBack(settling, before);
+    const earlier = alreadySettled(settling);
+    if (earlier) return earlier;
+    const closed = undeliverable(checkout, payment);
+    if (closed) return refundUndeliverable(settling, closed);
+    const lines = await lockCoveredLines(settling);
+    const changed = ordersChanged(checkout, lines);
+    if (changed) return refundUndeliverable(settling, changed);
     // The checkout's own holds are its to take; past their expiry, whatever other shoppers left.
     const units = unitsPerProduct(lines);
     const stocks = await lockStock(tx, units.keys(), checkout.id);
-    if ([...units].some(([id, amount]) => sellable(stocks.get(id)) < amount)) {
-      // Another buyer took the last units after this checkout's hold ended, or the product was retired: the
-      // orders are cancelled and the money goes back.
-      const cancelled = {
-        flag: "refund_needed" as const,
-        status: "cancelled" as const,
-        purchaseId: payment.id,
-      };
-      const outcome = await refund("refund_needed", "the stock was gone", { kind: "stock gone" });
-      await flagCheckoutOrders(tx, checkout, { ...cancelled, checkoutId: checkout.id });
-      return outcome;
-    }
+    if ([...units].some(([id, amount]) => sellable(stocks.get(id)) < amount)) return stockGone(settling);
+    return finishOrders(settling, lines, units, options.storeTimeZone);
+  });
+}
 
-    assertMove("checkout", checkout.status, "paid", "provider");
-    await takeStock(tx, units);
+/** The provider's report, recorded (and its event, once): the row before it, if any, and after. */
+async function recordPayment(
+  tx: Db,
+  provider: string,
+  checkoutId: number,
+  payment: ProviderPayment,
+  eventId: string | undefined,
+) {
+  const [before] = await tx
+    .select({ status: payments.status, refundedCents: payments.refundedCents, disputed: payments.disputed })
+    .from(payments)
+    .where(and(eq(payments.provider, provider), eq(payments.providerPaymentId, payment.id)))
+    .for("update");
+  assertMove("payment", before?.status ?? null, payment.status, "provider");
+  const [row] = await tx
+    .insert(payments)
+    .values({
+      provider,
+      providerPaymentId: payment.id,
+      status: payment.status,
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+      refundedCents: payment.refundedCents,
+      disputed: payment.disputed,
+      checkoutId,
+      rawPayload: payment.raw,
+    })
+    .onConflictDoUpdate({
+      target: [payments.provider, payments.providerPaymentId],
+      set: {
+        status: payment.status,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        // The provider's count includes the store's own refunds: never below what the store recorded.
+        refundedCents: sql`greatest(${payments.refundedCents}, ${payment.refundedCents})`,
+        disputed: sql`${payments.disputed} or ${payment.disputed}`,
+        rawPayload: payment.raw,
+      },
+    })
+    .returning({ id: payments.id, refundedCents: payments.refundedCents });
+  if (eventId) {
+    await tx.insert(paymentEvents).values({ provider, eventId, paymentId: row!.id }).onConflictDoNothing();
+  }
+  return { before, row: row! };
+}
+
+/**
+ * Pending or declined. A declined card gives the units back at once; the checkout stays payable (another
+ * card on the provider's page) but the next Pay makes a new one, holding again.
+ */
+async function notApproved({ tx, payment, checkout }: Settling): Promise<Settled> {
+  if (payment.status === "rejected" && checkout.status === "open") {
     await releaseHolds(tx, checkout.id);
-    const now = new Date();
-    const finished = {
-      status: "finished" as const,
-      purchaseId: payment.id,
-      serverPurchaseDate: now,
-      shippingAddress: checkout.shippingAddress,
-      checkoutId: checkout.id,
-      updatedAt: now,
+    await tx.update(checkouts).set({ expiresAt: new Date() }).where(eq(checkouts.id, checkout.id));
+  }
+  return settled({ payment }, payment.status);
+}
+
+/** Refunds or a dispute the provider reports after the fact: the purchase is flagged for the owner. */
+async function flagMoneyBack(
+  { tx, payment, checkout, row }: Settling,
+  before: { refundedCents: number; disputed: boolean },
+) {
+  if (payment.disputed && !before.disputed) {
+    await tx.update(orders).set({ flag: "disputed" }).where(eq(orders.checkoutId, checkout.id));
+    await tx.update(bulkOrders).set({ flag: "disputed" }).where(eq(bulkOrders.checkoutId, checkout.id));
+  }
+  if (row.refundedCents > before.refundedCents && row.refundedCents >= payment.amountCents) {
+    const refunded = { flag: "refunded" as const };
+    await tx.update(orders).set(refunded).where(eq(orders.checkoutId, checkout.id));
+    await tx.update(bulkOrders).set(refunded).where(eq(bulkOrders.checkoutId, checkout.id));
+  }
+}
+
+/** This very payment settled the checkout before (a repeated report): the same answer, nothing done. */
+function alreadySettled({ payment, checkout }: Settling): Settled | null {
+  if (checkout.providerPaymentId !== payment.id) return null;
+  if (checkout.status === "paid") return settled({ payment }, "approved");
+  if (checkout.status === "refund_needed" || checkout.status === "amount_mismatch")
+    return settled({ payment }, checkout.status);
+  return null;
+}
+
+/** Paid on a checkout that can't take it, or in the wrong currency or amount; null when it can. */
+function undeliverable(checkout: Settling["checkout"], payment: ProviderPayment): Undeliverable | null {
+  // Paid on a checkout that was closed (a newer one replaced it) or paid already: a duplicate.
+  if (checkout.status !== "open" && checkout.status !== "expired")
+    return {
+      outcome: "refund_needed",
+      note: `paid on a ${checkout.status} checkout`,
+      cause: { kind: "closed checkout", status: checkout.status, paidBy: checkout.providerPaymentId },
     };
-    // SPEC's client heads its purchases with this date: a date its client sent when buying stays.
-    const localDate = dateStringIn(options.storeTimeZone ?? "UTC", now);
-    const dated = (column: AnyPgColumn) => ({
-      localPurchaseDate: sql<string>`coalesce(${column}, ${localDate})`,
-    });
-    await tx
-      .update(orders)
-      .set({ ...finished, ...dated(orders.localPurchaseDate) })
-      .where(
-        inArray(
-          orders.id,
-          lines.map((line) => line.id),
-        ),
-      );
-    if (checkout.bulkOrderIds.length)
-      await tx
-        .update(bulkOrders)
-        .set({ ...finished, ...dated(bulkOrders.localPurchaseDate) })
-        .where(inArray(bulkOrders.id, checkout.bulkOrderIds));
+  // Past its hold, then the shopper paid again: the newer checkout is the one that pays their orders.
+  if (!checkout.current)
+    return {
+      outcome: "refund_needed",
+      note: "paid on a checkout a newer one followed",
+      cause: { kind: "closed checkout", status: "replaced", paidBy: checkout.providerPaymentId },
+    };
+  if (payment.currency.toLowerCase() !== STORE_CURRENCY)
+    return {
+      outcome: "amount_mismatch",
+      note: `paid in ${payment.currency}, not ${STORE_CURRENCY}`,
+      cause: { kind: "currency", currency: payment.currency },
+    };
+  if (payment.amountCents !== checkout.amountCents)
+    return {
+      outcome: "amount_mismatch",
+      note: `paid ${payment.amountCents} cents of ${checkout.amountCents}`,
+      cause: { kind: "amount", paidCents: payment.amountCents, dueCents: checkout.amountCents },
+    };
+  return null;
+}
+
+/**
+ * Money that can't buy anything: given back in full, once, the buyer told why, and the checkout closed if
+ * it was open.
+ */
+async function refundUndeliverable(
+  { tx, payment, checkout, row }: Settling,
+  { outcome, note, cause }: Undeliverable,
+): Promise<Settled> {
+  const { queued, mailed } = await queueAutomaticRefund(tx, checkout, {
+    paymentId: row.id,
+    providerPaymentId: payment.id,
+    amountCents: payment.amountCents - row.refundedCents,
+    note,
+    cause,
+  });
+  if (checkout.status === "open" || checkout.status === "expired") {
+    assertMove("checkout", checkout.status, outcome, "provider");
     await tx
       .update(checkouts)
-      .set({ status: "paid", providerPaymentId: payment.id })
+      .set({ status: outcome, providerPaymentId: payment.id })
       .where(eq(checkouts.id, checkout.id));
-    const titles = await tx
-      .select({ id: products.id, title: products.title })
-      .from(products)
-      .where(inArray(products.id, [...units.keys()]));
-    const titleOf = new Map(titles.map((title) => [title.id, title.title]));
-    const email = await buyerEmail(tx, checkout.userId);
-    const mailed = email
-      ? (await queueMail(
-          tx,
-          orderConfirmation(
-            checkout,
-            email,
-            payment.id,
-            lines.map((line) => ({ ...line, title: titleOf.get(line.productId) ?? "" })),
-          ),
-        )) !== undefined
-      : false;
-    return settled("approved", { stockTaken: true, mailed });
+    await releaseHolds(tx, checkout.id);
+  }
+  return settled({ payment }, outcome, { refundQueued: queued, mailed });
+}
+
+/** The checkout's bulk orders, then its lines, locked in that order (inventory/stock.ts). */
+async function lockCoveredLines({ tx, checkout }: Settling) {
+  if (checkout.bulkOrderIds.length)
+    await tx
+      .select({ id: bulkOrders.id })
+      .from(bulkOrders)
+      .where(inArray(bulkOrders.id, checkout.bulkOrderIds))
+      .orderBy(asc(bulkOrders.id))
+      .for("update");
+  return tx
+    .select({
+      id: orders.id,
+      status: orders.status,
+      flag: orders.flag,
+      productId: orders.productId,
+      amount: orders.amount,
+      lineTotalCents: orders.lineTotalCents,
+      shippingCostCents: orders.shippingCostCents,
+    })
+    .from(orders)
+    .where(coveredBy(checkout))
+    .orderBy(asc(orders.id))
+    .for("update");
+}
+
+type CoveredLine = Awaited<ReturnType<typeof lockCoveredLines>>[number];
+
+/** The orders aren't what was charged any more; null while they are. */
+function ordersChanged(checkout: Settling["checkout"], lines: CoveredLine[]): Undeliverable | null {
+  const stillPending =
+    lines.length > 0 &&
+    lines.every((line) => line.status === "pending" && line.flag === null) &&
+    checkout.orderIds.every((id) => lines.some((line) => line.id === id));
+  if (!stillPending)
+    return {
+      outcome: "refund_needed",
+      note: "its orders were no longer pending",
+      cause: { kind: "orders not pending" },
+    };
+  // A line taken back to the cart leaves its bulk order (ADR 0015): what is left isn't what was charged.
+  const covered = lines.map((line) => ({
+    lineTotalCents: line.lineTotalCents ?? 0,
+    shippingCents: line.shippingCostCents ?? 0,
+  }));
+  if (checkoutTotals(covered).totalCents !== checkout.amountCents)
+    return {
+      outcome: "refund_needed",
+      note: "its orders changed after it was made",
+      cause: { kind: "orders changed" },
+    };
+  return null;
+}
+
+/**
+ * Another buyer took the last units after this checkout's hold ended, or the product was retired: the
+ * orders are cancelled and the money goes back.
+ */
+async function stockGone(settling: Settling): Promise<Settled> {
+  const { tx, payment, checkout } = settling;
+  const cancelled = {
+    flag: "refund_needed" as const,
+    status: "cancelled" as const,
+    purchaseId: payment.id,
+  };
+  const outcome = await refundUndeliverable(settling, {
+    outcome: "refund_needed",
+    note: "the stock was gone",
+    cause: { kind: "stock gone" },
   });
+  await flagCheckoutOrders(tx, checkout, { ...cancelled, checkoutId: checkout.id });
+  return outcome;
+}
+
+/** The hold becomes a sale: the orders finished, the checkout paid, the buyer's confirmation queued. */
+async function finishOrders(
+  { tx, payment, checkout }: Settling,
+  lines: CoveredLine[],
+  units: Map<number, number>,
+  storeTimeZone: string | undefined,
+): Promise<Settled> {
+  assertMove("checkout", checkout.status, "paid", "provider");
+  await takeStock(tx, units);
+  await releaseHolds(tx, checkout.id);
+  const now = new Date();
+  const finished = {
+    status: "finished" as const,
+    purchaseId: payment.id,
+    serverPurchaseDate: now,
+    shippingAddress: checkout.shippingAddress,
+    checkoutId: checkout.id,
+    updatedAt: now,
+  };
+  // SPEC's client heads its purchases with this date: a date its client sent when buying stays.
+  const localDate = dateStringIn(storeTimeZone ?? "UTC", now);
+  const dated = (column: AnyPgColumn) => ({
+    localPurchaseDate: sql<string>`coalesce(${column}, ${localDate})`,
+  });
+  await tx
+    .update(orders)
+    .set({ ...finished, ...dated(orders.localPurchaseDate) })
+    .where(
+      inArray(
+        orders.id,
+        lines.map((line) => line.id),
+      ),
+    );
+  if (checkout.bulkOrderIds.length)
+    await tx
+      .update(bulkOrders)
+      .set({ ...finished, ...dated(bulkOrders.localPurchaseDate) })
+      .where(inArray(bulkOrders.id, checkout.bulkOrderIds));
+  await tx
+    .update(checkouts)
+    .set({ status: "paid", providerPaymentId: payment.id })
+    .where(eq(checkouts.id, checkout.id));
+  const mailed = await mailConfirmation({ tx, payment, checkout }, lines, units);
+  return settled({ payment }, "approved", { stockTaken: true, mailed });
+}
+
+/** The buyer's order confirmation, with the products' titles; false when there is nobody to mail. */
+async function mailConfirmation(
+  { tx, payment, checkout }: Omit<Settling, "row">,
+  lines: CoveredLine[],
+  units: Map<number, number>,
+) {
+  const titles = await tx
+    .select({ id: products.id, title: products.title })
+    .from(products)
+    .where(inArray(products.id, [...units.keys()]));
+  const titleOf = new Map(titles.map((title) => [title.id, title.title]));
+  const email = await buyerEmail(tx, checkout.userId);
+  return email
+    ? (await queueMail(
+        tx,
+        orderConfirmation(
+          checkout,
+          email,
+          payment.id,
+          lines.map((line) => ({ ...line, title: titleOf.get(line.productId) ?? "" })),
+        ),
+      )) !== undefined
+    : false;
 }
 
 /** The orders (and bulk orders) a checkout covers, changed alike. */
