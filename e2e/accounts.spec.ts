@@ -314,7 +314,7 @@ test("an access token that expires mid-session is refreshed without the shopper 
   }));
   expect(after.access).not.toBe(expired);
   expect(after.access).not.toBe(before.access);
-  // SPEC.md §4: only the access token is replaced; the login's refresh token stays.
+  // docs/product-rules.md §8: only the access token is replaced; the login's refresh token stays.
   expect(after.refresh).toBe(before.refresh);
 });
 

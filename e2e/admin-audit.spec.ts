@@ -10,7 +10,7 @@ import {
 } from "./fixtures";
 
 /**
- * Beyond SPEC.md: the audit log. An admin's change made through the API — a shopper of
+ * Beyond docs/product-rules.md: the audit log. An admin's change made through the API — a shopper of
  * this test's own promoted to admin — is listed under its kind of record and its admin, newest first, with
  * who made it and the role before and after; both filters live in the URL.
  */

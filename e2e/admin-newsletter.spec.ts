@@ -14,7 +14,7 @@ import {
 } from "./fixtures";
 
 /**
- * SPEC.md §2 Admin newsletter 'Edit Newsletter', §5 Newsletter, §8: an admin sends
+ * docs/product-rules.md §1 Admin newsletter 'Edit Newsletter', §9 Newsletter, §10.7: an admin sends
  * a newsletter to 'All' and a typed address (an invalid one is left out), sees it among the sent ones with
  * its delivery, and the e-mail arrives with its unsubscribe link; the networks form changes the footer.
  */
@@ -35,7 +35,7 @@ test("validation, then a newsletter to All and one typed address: 'Email sent !'
   await expect(page).toHaveURL(/\/admin\/newsletter$/);
   await expect(page.getByRole("heading", { level: 1, name: "Edit Newsletter" })).toBeVisible();
 
-  // SPEC.md §5: an empty send names the missing fields and sends nothing.
+  // docs/product-rules.md §9: an empty send names the missing fields and sends nothing.
   let posted = 0;
   page.on("request", (request) => {
     if (request.method() === "POST" && request.url().endsWith("/api/emails")) posted += 1;
@@ -112,7 +112,7 @@ test("validation, then a newsletter to All and one typed address: 'Email sent !'
   const sent = (await response.json()) as NewsletterSendReply;
   expect(sent.queued).toBeGreaterThanOrEqual(1);
 
-  // SPEC.md §8: 'Email sent !', then the form is empty again.
+  // docs/product-rules.md §10.7: 'Email sent !', then the form is empty again.
   const dialog = page.getByRole("dialog", { name: "Email sent !" });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(

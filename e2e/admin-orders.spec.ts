@@ -16,13 +16,13 @@ import {
 } from "./fixtures";
 
 /**
- * SPEC.md §2 Admin orders 'All Orders', §4 Admin order status: a new shopper pays with
+ * docs/product-rules.md §1 Admin orders 'All Orders', §8 Admin order status: a new shopper pays with
  * the sandbox's approving card; the admin finds the order by user id, opens it to its products, address and
  * payment reference, exports it, and moves it to onDelivery — the shopper's /purchases shows it and an
  * e-mail tells them.
  */
 
-/** SPEC.md §2: 'MMMM D, YYYY', the day the server recorded (UTC). */
+/** docs/product-rules.md §1: 'MMMM D, YYYY', the day the server recorded (UTC). */
 const longDate = (date: Date) =>
   new Intl.DateTimeFormat("en-US", {
     month: "long",

@@ -53,7 +53,7 @@ test("create a product with an uploaded image: the form's messages, its preview,
   await page.goto("/admin/create/Product");
 
   const form = page.getByRole("region", { name: "Product details" });
-  // The submit button appears once there is a title and a category (SPEC.md §2).
+  // The submit button appears once there is a title and a category (docs/product-rules.md §1).
   await expect(form.getByRole("button", { name: "Create product" })).toHaveCount(0);
   await form.getByLabel("Title").fill(title);
   await form.getByLabel("New category").fill(category);

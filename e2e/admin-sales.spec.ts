@@ -13,7 +13,7 @@ import {
 } from "./fixtures";
 
 /**
- * SPEC.md §2 Admin discounts, §4 Sales screen, §5 Sale: an admin puts a product on sale
+ * docs/product-rules.md §1 Admin discounts, §8 Sales screen, §9 Sale: an admin puts a product on sale
  * from ?p=, sees it among the active sales and on the product's page, edits it, deletes it; and the form's
  * own messages.
  */

@@ -10,7 +10,7 @@ import {
 } from "./fixtures";
 
 /**
- * SPEC.md §2 Admin users, §4 User role: an admin finds a new shopper with the search box,
+ * docs/product-rules.md §1 Admin users, §8 User role: an admin finds a new shopper with the search box,
  * makes them admin and back — each change confirmed first, naming the user and the new role (cancel changes
  * nothing) —, can't demote user 1, and deletes an account after 'Delete the User ?' — that
  * account can't log in any more.

@@ -15,7 +15,7 @@ import {
 } from "./fixtures";
 
 /**
- * SPEC.md §2 Cart and Wishlist, §4 Guest amount change and Buy flow: the cart and
+ * docs/product-rules.md §1 Cart and Wishlist, §8 Guest amount change and Buy flow: the cart and
  * wishlist screens of guests and shoppers, and the way from Buy All or Buy to /purchase.
  */
 
@@ -25,7 +25,7 @@ const COMBO = { id: 7, title: /^Logitech MK345/, cents: 4974, shipping: "15.89" 
 const WEBCAM = { id: 20, title: /^Webcam HD 1080p/, cents: 2799, shipping: "11.50" };
 
 /**
- * The cart's summary (ADR 0015, departing from SPEC.md §9): products, every line's shipping added up, and a
+ * The cart's summary (ADR 0015, departing from docs/product-rules.md §12): products, every line's shipping added up, and a
  * total of both. Each entry is [the line's products in cents, its shipping in cents].
  */
 async function expectCartFigures(page: Page, lines: (readonly [number, number])[]) {
@@ -156,7 +156,7 @@ test("guest cart and wish merge on login; plus, minus and x update the totals; B
   await expect(page.getByRole("combobox", { name: "Ship to" })).toHaveValue(/\d+/);
   await expect(page.getByRole("option", { name: "Lisbon, Rua Augusta 100" })).toBeAttached();
 
-  // SPEC.md §4: the cart reloads, and the shopper goes to /purchase 1 second later, on the page's clock.
+  // docs/product-rules.md §8: the cart reloads, and the shopper goes to /purchase 1 second later, on the page's clock.
   await page.clock.pauseAt(Date.now() + 5_000);
   const bulk = page.waitForResponse((response) => response.url().endsWith("/api/order/bulk"));
   await page.getByRole("button", { name: "Buy All" }).click();

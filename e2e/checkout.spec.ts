@@ -14,7 +14,7 @@ import {
 } from "./fixtures";
 
 /**
- * SPEC.md §2 Checkout, Payment result, Purchases history: from the guest's cart through the
+ * docs/product-rules.md §1 Checkout, Payment result, Purchases history: from the guest's cart through the
  * sandbox's card page to 'Purchase successful', the purchase history and the confirmation e-mail; a declined
  * card leaves everything pending.
  */

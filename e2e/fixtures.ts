@@ -63,7 +63,7 @@ export async function clickForToast(page: Page, target: Locator, text: string) {
 }
 
 /**
- * SPEC.md §9: toasts close by themselves after 2 seconds. Checked on the page's clock, which the test
+ * docs/product-rules.md §12: toasts close by themselves after 2 seconds. Checked on the page's clock, which the test
  * installs before loading the page: time stops for the click and then moves only when told to.
  */
 export async function expectToastLasts2Seconds(
@@ -374,7 +374,7 @@ export async function expectNoSeriousAxeViolations(page: Page, include?: string)
   // sonner starts a fade only once the toast is mounted, and fades the parts of the toasts behind the front
   // one, so there may be no running transition yet (CI read a title mid-fade twice).
   // Endless animations (skeletons, spinners) don't count, and a page that never settles is audited anyway.
-  // A toast closes itself after 2 s (SPEC.md), which can fall in the middle of the audit and fade its text
+  // A toast closes itself after 2 s (docs/product-rules.md), which can fall in the middle of the audit and fade its text
   // under axe (CI failed so, with the text at 70% of its colour): the pointer on it holds it open, as sonner
   // does for a person reading it. Moved there directly: hover() first waits for a toast still sliding in to
   // stop moving, which under load outlasted its timeout.

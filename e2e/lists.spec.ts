@@ -1,6 +1,6 @@
 import { clickForToast, expect, logIn, newShopper, test } from "./fixtures";
 
-/** SPEC.md §4 Login: a guest's cart and wishlist become the shopper's orders on login. */
+/** docs/product-rules.md §8 Login: a guest's cart and wishlist become the shopper's orders on login. */
 
 test("guest cart and wishlist merge into the shopper's lists on login; the heart then writes the server", async ({
   page,

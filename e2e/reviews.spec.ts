@@ -3,7 +3,7 @@ import type { Locator } from "@playwright/test";
 import { expect, newShopper, payByCard, signIn, test, tokenOf } from "./fixtures";
 
 /**
- * SPEC.md §2 Product detail 'Reviews', §4 Review: a customer buys with the sandbox card,
+ * docs/product-rules.md §1 Product detail 'Reviews', §8 Review: a customer buys with the sandbox card,
  * reviews the product, edits, cancels (the saved review comes back), submits, and deletes; guests and
  * shoppers who didn't buy it are told why they can't review.
  */

@@ -1,6 +1,6 @@
 import { clickForToast, expect, test, type Page } from "./fixtures";
 
-/** Journeys of the sticky header (SPEC.md §2 Header): search combobox, categories, previews, theme. */
+/** Journeys of the sticky header (docs/product-rules.md §1 Header): search combobox, categories, previews, theme. */
 
 const searchBox = (page: Page) => page.getByRole("combobox", { name: "Search products" });
 /** The suggestions (the language select has options of its own). */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "./fixtures";
 
 /**
- * Journeys of the home page (SPEC.md §2 Home, §5, §9): banner, category carousels, skeletons only while
+ * Journeys of the home page (docs/product-rules.md §1 Home, §9, §12): banner, category carousels, skeletons only while
  * loading (ADR 0017), the footer's dialogs. The footer's links as the server renders them:
  * apps/server/src/modules/web/storefront-html.test.ts.
  */

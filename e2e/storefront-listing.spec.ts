@@ -1,7 +1,7 @@
 import { clickForToast, expect, expectToastLasts2Seconds, test, type Page } from "./fixtures";
 
 /**
- * Journeys of /products (SPEC.md §2 Product listing): filters in the URL, sort, pages, the skeleton only while
+ * Journeys of /products (docs/product-rules.md §1 Product listing): filters in the URL, sort, pages, the skeleton only while
  * loading (ADR 0017), toasts.
  */
 

@@ -1,7 +1,7 @@
 import { clickForToast, expect, newShopper, scrollToTheEnd, signIn, test, type Page } from "./fixtures";
 
 /**
- * Journeys of /product/:id (SPEC.md §2 Product detail, §4 Adding and Buy, §9 stock). What the server's HTML
+ * Journeys of /product/:id (docs/product-rules.md §1 Product detail, §8 Adding and Buy, §12 stock). What the server's HTML
  * shows (chips, price, badge, shipping, stock, the description's bullets) is checked without a browser:
  * apps/server/src/modules/web/storefront-html.test.ts.
  */

@@ -62,7 +62,7 @@ export class UpstreamUnavailable extends ServiceError {
   }
 }
 
-/** SPEC.md §8: an expired access token; clients refresh on this error's name. */
+/** docs/product-rules.md §10.7: an expired access token; clients refresh on this error's name. */
 export class AccessTokenExpired extends ServiceError {
   constructor() {
     super("jwt expired");

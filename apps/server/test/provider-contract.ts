@@ -48,7 +48,7 @@ export interface ProviderDriver {
 }
 
 /**
- * The money path every provider adapter must keep (DESIGN.md §4; ADR 0008), run on the real app
+ * The money path every provider adapter must keep (docs/product-rules.md §11; ADR 0008), run on the real app
  * against the provider's fake: the provider's books decide, never the browser; a notification is believed only
  * when signed, and only after asking the provider; repeats make one transition.
  */

@@ -22,7 +22,7 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * The whole data model of DESIGN.md §3. Money is integer cents; every table has created/updated stamps;
+ * The whole data model of docs/product-rules.md §13. Money is integer cents; every table has created/updated stamps;
  * the rules that matter are constraints here, not only checks in application code.
  */
 

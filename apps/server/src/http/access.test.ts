@@ -17,7 +17,7 @@ import {
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
- * The authorization matrix (DESIGN.md §7): every /api route of the running app × guest, the user who owns
+ * The authorization matrix (docs/product-rules.md §14.3): every /api route of the running app × guest, the user who owns
  * the data, another user and an admin, with the status each must get. It walks the app's own route table,
  * so a route added without a row here fails the test until someone decides who may call it. The payment
  * routes depend on PAYMENT_PROVIDER (`/api/stripe/pay`…): their rows say `:provider`, and the app is also
@@ -364,7 +364,7 @@ const MATRIX: Record<string, Row> = {
     expect: adminOnly(200),
     request: async () => ({ method: "DELETE", url: "/api/user/admin", payload: { id: await register() } }),
   },
-  // Admins can't buy (SPEC.md §6): every order route refuses them. Another user's line answers 404.
+  // Admins can't buy (docs/product-rules.md §11.1): every order route refuses them. Another user's line answers 404.
   "POST /api/order": {
     expect: signedInOnly(201, 201, 403),
     request: () => ({ method: "POST", url: "/api/order", payload: { status: "inWishList", productId: 3 } }),

@@ -3,7 +3,7 @@ import { NotAllowed, NotSignedIn } from "../errors";
 import { ROLE_CHANGED_HEADER } from "../modules/auth/access-token";
 import type { Caller } from "../modules/identity/caller";
 
-/** Who may call a route (DESIGN.md §4): anyone, a signed-in user (admins too), or an admin. */
+/** Who may call a route (docs/product-rules.md §11): anyone, a signed-in user (admins too), or an admin. */
 export const ACCESS_LEVELS = ["public", "user", "admin"] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
@@ -87,7 +87,7 @@ export function signedIn(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-/** The caller of a buying route (lists, orders, payments): admins can't buy (SPEC.md §6). */
+/** The caller of a buying route (lists, orders, payments): admins can't buy (docs/product-rules.md §11.1). */
 export function signedInShopper(request: FastifyRequest): Caller {
   const caller = signedIn(request);
   if (caller.rol === "admin") throw new NotAllowed("Admins can't buy");

@@ -14,7 +14,7 @@ import {
 } from "../errors";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable";
 
-/** The one place where a refusal becomes an HTTP status (DESIGN.md §5: `{error}` plus details for input). */
+/** The one place where a refusal becomes an HTTP status (docs/product-rules.md §10: `{error}` plus details for input). */
 const STATUS = new Map<abstract new (...args: never[]) => ServiceError, number>([
   [InvalidInput, 400],
   [NotSignedIn, 401],

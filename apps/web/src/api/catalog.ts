@@ -19,7 +19,7 @@ export interface ProductFilters {
   includeOutOfStock?: boolean;
 }
 
-/** SPEC.md §7, §9: lists and the detail page's related products ask for up to 100 products. */
+/** docs/product-rules.md §10.6, §12: lists and the detail page's related products ask for up to 100 products. */
 export const LIST_LIMIT = 100;
 
 export function fetchProducts(filters: ProductFilters, signal?: AbortSignal) {

@@ -3,7 +3,7 @@ import { ApiError, apiFetch, SESSION_EVENT } from "./client";
 import { tokens } from "./tokens";
 
 /**
- * The token refresh of SPEC.md §4 and §8. The server is outside the page, so a small fake plays it over
+ * The token refresh of docs/product-rules.md §8 and §10.7. The server is outside the page, so a small fake plays it over
  * fetch: access tokens "old" (expired) and "new-1", "new-2"…, and the login's one refresh token "refresh-1",
  * which works for the whole session.
  */

@@ -47,7 +47,7 @@ async function send(path: string, init: RequestInit): Promise<Sent> {
   return { response, body, access };
 }
 
-/** SPEC.md §8: a 403 whose error name is TokenExpiredError means the access token ran out. */
+/** docs/product-rules.md §10.7: a 403 whose error name is TokenExpiredError means the access token ran out. */
 const accessExpired = ({ response, body }: Sent) =>
   response.status === 403 &&
   typeof body === "object" &&
@@ -72,7 +72,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * Posts the refresh token for a new access token and stores only that (SPEC.md §4, token refresh): the
+ * Posts the refresh token for a new access token and stores only that (docs/product-rules.md §8, token refresh): the
  * refresh token stays the same for the whole login. Requests that expire together share one refresh. If the
  * refresh is refused, both tokens are removed and the shopper is a guest.
  */

@@ -15,7 +15,7 @@ const product = (id: number) =>
 
 afterEach(() => localStorage.clear());
 
-describe("guest cart and wishlist in localStorage (SPEC.md §3, §4)", () => {
+describe("guest cart and wishlist in localStorage (docs/product-rules.md §13, §8)", () => {
   it("adds a product snapshot with status and amount 1 under inCart", () => {
     addToGuestList("inCart", product(3));
     const stored = JSON.parse(localStorage.getItem("inCart")!);

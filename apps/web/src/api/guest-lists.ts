@@ -2,7 +2,7 @@ import { useSyncExternalStore } from "react";
 import type { Product } from "@voltio/domain/catalog";
 
 /**
- * A guest's cart and wishlist (SPEC.md §3, §4): lists of product snapshots kept in localStorage under
+ * A guest's cart and wishlist (docs/product-rules.md §13, §8): lists of product snapshots kept in localStorage under
  * `inCart` and `inWishList`. On login they join the shopper's lists on the server and leave the storage
  * (login-merge.ts); signed-in shoppers' lists live on the server only.
  */
@@ -89,7 +89,7 @@ export function isInGuestList(name: GuestListName, productId: number): boolean {
   return readGuestList(name).some((line) => line.productId === productId);
 }
 
-/** Adding sets the status with amount 1 (SPEC.md §4); a product already in the list stays as it is. */
+/** Adding sets the status with amount 1 (docs/product-rules.md §8); a product already in the list stays as it is. */
 export function addToGuestList(name: GuestListName, product: ProductSnapshot, amount = 1) {
   const lines = readGuestList(name);
   if (lines.some((line) => line.productId === product.id)) return;
@@ -113,7 +113,7 @@ export function toggleInGuestList(name: GuestListName, product: ProductSnapshot)
   return true;
 }
 
-/** SPEC.md §4: adds a delta to the amount; when the result would fall below 1 the line is dropped. */
+/** docs/product-rules.md §8: adds a delta to the amount; when the result would fall below 1 the line is dropped. */
 export function changeGuestAmount(name: GuestListName, productId: number, delta: number) {
   const lines = readGuestList(name);
   const next: GuestLine[] = [];

@@ -103,7 +103,7 @@ export function totalAtAmount(line: ListLine, amount: number): number | null {
 /**
  * The cart or the wishlist: the signed-in shopper's from the server (never localStorage), a guest's from the
  * browser. `priced: false` spares the sales request until a price is shown (the header's closed preview).
- * Admins have no lists (SPEC.md §6): theirs is always empty.
+ * Admins have no lists (docs/product-rules.md §11.1): theirs is always empty.
  */
 export function useListLines(list: GuestListName, { priced = true }: { priced?: boolean } = {}) {
   const { user, isAdmin, pending: sessionPending } = useSession();

@@ -11,7 +11,7 @@ const line = (productId: number, amount = 1): GuestLine => ({
   amount,
 });
 
-describe("which guest lines a login sends (SPEC.md §4 Login)", () => {
+describe("which guest lines a login sends (docs/product-rules.md §8 Login)", () => {
   it("sends cart lines with their amounts and wishlist lines by product", () => {
     expect(mergePlan([line(1, 2), line(2)], [line(3, 4)])).toEqual({
       inCart: [

@@ -7,7 +7,7 @@ import { readGuestList, removeFromGuestList, useGuestList, type GuestLine } from
 import { refreshOrders } from "./orders";
 
 /**
- * SPEC.md §4 Login: after a login the guest's cart (with its amounts) and wishlist join the
+ * docs/product-rules.md §8 Login: after a login the guest's cart (with its amounts) and wishlist join the
  * shopper's lists in one call, POST /order/merge, which the server applies in one transaction. The lists leave
  * the browser storage only once the server answered; a merge cut short is sent again later with the same key,
  * so the server applies it once even when its first reply was lost on the way.

@@ -13,7 +13,7 @@ import type { ScreenCallbacks } from "./screen-callbacks";
 import { SESSION_KEY } from "./session-key";
 
 /**
- * The signed-in shopper's order lines on the server (SPEC.md §4, §7): typed calls to /order and the
+ * The signed-in shopper's order lines on the server (docs/product-rules.md §8, §10.6): typed calls to /order and the
  * query hooks over them. Every key lives under ["user", "orders"], so logout and login reset them.
  */
 export const ORDERS_KEY = [...SESSION_KEY, "orders"] as const;
@@ -65,7 +65,7 @@ export const addPendingOrder = (productId: number, date: string, amount = 1) =>
     body: JSON.stringify({ status: "pending", productId, amount, date }),
   });
 
-/** Buy All: one cart line becomes pending; several become one bulk order (SPEC.md §4 Buy flow). */
+/** Buy All: one cart line becomes pending; several become one bulk order (docs/product-rules.md §8 Buy flow). */
 export async function buyCartLines(orderIds: readonly number[], date: string): Promise<void> {
   if (orderIds.length === 1) await moveOrder(orderIds[0]!, "pending", date);
   else

@@ -105,7 +105,7 @@ const otherUserQueries = {
 async function startSession(client: QueryClient, reply: LoginReply): Promise<User | null> {
   tokens.set(reply.accessToken, reply.refreshToken);
   const user = await fetchMe();
-  // SPEC.md §4 Login: the guest's cart and wishlist become the shopper's orders (admins have no lists).
+  // docs/product-rules.md §8 Login: the guest's cart and wishlist become the shopper's orders (admins have no lists).
   if (user && user.rol !== "admin") await mergeGuestLists();
   // Set in place, so every mounted reader (the header's menu) switches at once.
   client.setQueryData(USER_KEY, user);
@@ -133,7 +133,7 @@ export async function googleLogin(client: QueryClient, tokenId: string) {
 const KEPT_ON_LOGOUT = ["theme", "lang"];
 
 /**
- * SPEC.md §4, logout: the server invalidates the refresh token, the tokens and the browser storage are
+ * docs/product-rules.md §8, logout: the server invalidates the refresh token, the tokens and the browser storage are
  * cleared (but the theme and language choices), and the shopper's queries are reset.
  */
 export async function logout(client: QueryClient) {

@@ -1,8 +1,8 @@
-/** SPEC.md §3: the access and refresh tokens live in browser storage under the names access and refresh. */
+/** docs/product-rules.md §13: the access and refresh tokens live in browser storage under the names access and refresh. */
 export const tokens = {
   access: () => localStorage.getItem("access"),
   refresh: () => localStorage.getItem("refresh"),
-  /** A shopper counts as logged in when both tokens are present (SPEC.md §4, buy flow). */
+  /** A shopper counts as logged in when both tokens are present (docs/product-rules.md §8, buy flow). */
   present: () => Boolean(localStorage.getItem("access") && localStorage.getItem("refresh")),
   /** The refresh token comes only with a login; a refresh brings a new access token alone. */
   set(access: string, refresh?: string) {

@@ -18,7 +18,7 @@ const NETWORKS = [
   { key: "instagram", name: "Instagram", Icon: InstagramIcon },
 ] as const;
 
-/** SPEC.md §2: 'Follow us' lists only the networks whose link is not empty. */
+/** docs/product-rules.md §1: 'Follow us' lists only the networks whose link is not empty. */
 export function followLinks(networks: Networks | undefined) {
   return NETWORKS.filter(({ key }) => (networks?.[key] ?? "").trim() !== "").map((network) => ({
     ...network,
@@ -28,7 +28,7 @@ export function followLinks(networks: Networks | undefined) {
 
 const linkClass = `text-sm text-muted transition ${textLinkClass}`;
 
-/** About us, Follow us, 'Need help? Contact us', My account and the 2022 copyright (SPEC.md §2). */
+/** About us, Follow us, 'Need help? Contact us', My account and the 2022 copyright (docs/product-rules.md §1). */
 export function Footer() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -36,7 +36,7 @@ export function Footer() {
   const [notice, setNotice] = useState<string | null>(null);
   const follow = followLinks(networks?.[0]);
 
-  // SPEC.md §2: guests opening Profile or Purchases are told to log in first.
+  // docs/product-rules.md §1: guests opening Profile or Purchases are told to log in first.
   const guarded = (path: string, message: string) => (event: MouseEvent) => {
     event.preventDefault();
     if (tokens.present()) void navigate(path);

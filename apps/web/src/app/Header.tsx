@@ -15,7 +15,7 @@ import { IconButton } from "@/components/ui/IconButton";
 /** Only signed-in shoppers download the menu (and its dialog). */
 const ProfileMenu = lazy(() => import("./ProfileMenu"));
 
-/** Sticky on every page (SPEC.md §2). Below 768 px the categories and the search move to a second row. */
+/** Sticky on every page (docs/product-rules.md §1). Below 768 px the categories and the search move to a second row. */
 export function Header() {
   const { t, language } = useTranslation();
   const { dark, toggle } = useTheme();
@@ -44,7 +44,7 @@ export function Header() {
           <SearchBox />
         </div>
         <div className="order-2 ml-auto flex items-center sm:gap-0.5 md:order-none">
-          {/* SPEC.md §2, §6: admins see Panel, never the wishlist, cart or purchases icons. */}
+          {/* docs/product-rules.md §1, §11.1: admins see Panel, never the wishlist, cart or purchases icons. */}
           {!isAdmin && <ListPreview list="inWishList" />}
           {!isAdmin && <ListPreview list="inCart" />}
           {/* Guests: the SPEC's 'Log in / Sign up' button. Signed-in shoppers get the profile menu. */}

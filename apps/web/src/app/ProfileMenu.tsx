@@ -11,7 +11,7 @@ import { ProfileFace, profileTriggerClass } from "./header/ProfileFace";
 const itemClass =
   "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-accent-soft data-[highlighted]:text-accent-strong";
 
-/** SPEC.md §2: Profile, Panel (admins only) and Logout, which asks 'Logout ?' first. */
+/** docs/product-rules.md §1: Profile, Panel (admins only) and Logout, which asks 'Logout ?' first. */
 export function ProfileMenu({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -11,7 +11,7 @@ function Checking() {
   );
 }
 
-/** SPEC.md §2: the login guard sends a visitor without a user to /. */
+/** docs/product-rules.md §1: the login guard sends a visitor without a user to /. */
 export function RequireUser() {
   const { user, pending } = useSession();
   if (pending) return <Checking />;
@@ -20,7 +20,7 @@ export function RequireUser() {
 }
 
 /**
- * SPEC.md §2: the admin guard sends a shopper to /; a guest goes to /login. The server checks
+ * docs/product-rules.md §1: the admin guard sends a shopper to /; a guest goes to /login. The server checks
  * again on every call.
  */
 export function RequireAdmin() {

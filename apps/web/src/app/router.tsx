@@ -52,7 +52,7 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
         <Route path="login" element={<pages.LoginPage />} />
         <Route path="password/forgot" element={<pages.ForgotPasswordPage />} />
         <Route path="password/reset" element={<pages.ResetPasswordPage />} />
-        {/* Paths match in any case: the profile's Overview links to /Cart and /Wishlist (SPEC.md §2). */}
+        {/* Paths match in any case: the profile's Overview links to /Cart and /Wishlist (docs/product-rules.md §1). */}
         <Route path="cart" element={<pages.CartPage />} />
         <Route path="wishlist" element={<pages.WishlistPage />} />
         <Route element={<RequireUser />}>

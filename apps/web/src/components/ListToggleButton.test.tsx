@@ -27,7 +27,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe("cart and wishlist toggles (SPEC.md §2 Buttons, §4)", () => {
+describe("cart and wishlist toggles (docs/product-rules.md §1 Buttons, §8)", () => {
   it("'Add to cart' adds to the guest cart, reads 'Added to the cart' and toasts 'Added to the cart !'", async () => {
     render(
       <>

@@ -19,7 +19,7 @@ interface ListToggleButtonProps {
   className?: string;
 }
 
-/** The heart and cart buttons: add or remove, with the SPEC's toasts (SPEC.md §4). Admins have no lists (§1). */
+/** The heart and cart buttons: add or remove, with the SPEC's toasts (docs/product-rules.md §8). Admins have no lists (§1). */
 export function ListToggleButton({ list, product, variant = "icon", className = "" }: ListToggleButtonProps) {
   const { t } = useTranslation();
   const { user, isAdmin } = useSession();

@@ -4,7 +4,7 @@ import { lazyWithTexts } from "@/i18n";
 
 const NewsletterOptIn = lazyWithTexts(() => import("./NewsletterOptIn"), "account");
 
-/** The home page's newsletter block (SPEC.md §2): for logged-in users only, so guests never load its code. */
+/** The home page's newsletter block (docs/product-rules.md §1): for logged-in users only, so guests never load its code. */
 export function NewsletterBlock() {
   const { user } = useSession();
   if (!user) return null;

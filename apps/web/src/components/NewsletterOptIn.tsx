@@ -8,7 +8,7 @@ import { Card } from "./ui/Card";
 import { focusRingClass } from "./ui/focus-ring";
 import { showToast } from "./ui/toast";
 
-/** The toggle asks 'Are you sure ?' before it changes newsletterSubscription (SPEC.md §2, §5). */
+/** The toggle asks 'Are you sure ?' before it changes newsletterSubscription (docs/product-rules.md §1, §9). */
 export default function NewsletterOptIn({ user }: { user: User }) {
   const { t } = useTranslation();
   const updateUser = useUpdateUser();

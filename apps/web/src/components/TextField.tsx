@@ -16,7 +16,7 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "pl
 }
 
 /**
- * A form box per SPEC.md §5: a failing field gets a red border and its placeholder shows the failed rule.
+ * A form box per docs/product-rules.md §9: a failing field gets a red border and its placeholder shows the failed rule.
  * The label stays visible and the rule is also the field's description, for screen readers.
  */
 export function TextField({

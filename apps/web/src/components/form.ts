@@ -5,7 +5,7 @@ import { focusRingClass } from "./ui/focus-ring";
 export const linkButtonClass = `rounded text-sm font-medium text-accent-strong hover:underline ${focusRingClass}`;
 
 /**
- * SPEC.md §5: the failed rule shows in the placeholder, so a failing box is emptied to let it be read.
+ * docs/product-rules.md §9: the failed rule shows in the placeholder, so a failing box is emptied to let it be read.
  * The error stays until the shopper types in the box again.
  */
 export function clearOnInvalid<T extends FieldValues>(form: UseFormReturn<T>) {

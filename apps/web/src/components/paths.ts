@@ -1,2 +1,2 @@
-/** SPEC.md §2: a category's listing, from its first page; the header, the home page and the product page link to it. */
+/** docs/product-rules.md §1: a category's listing, from its first page; the header, the home page and the product page link to it. */
 export const categoryListingPath = (categoryId: number) => `/products?categoryId=${categoryId}&offset=1`;

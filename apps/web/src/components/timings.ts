@@ -1,5 +1,5 @@
 /**
- * The storefront's delays (SPEC.md §9) in one place, so a store can tune them without hunting through
+ * The storefront's delays (docs/product-rules.md §12) in one place, so a store can tune them without hunting through
  * components. All values are milliseconds. SPEC's fixed skeleton waits (2 s on the home page, 1.5 s before
  * the listing's grid) are left out on purpose: skeletons show only while data is loading (ADR 0017).
  */

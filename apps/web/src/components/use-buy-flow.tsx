@@ -12,7 +12,7 @@ import { showToast } from "./ui/toast";
 type Notice = "login" | "address" | null;
 
 /**
- * The buy flow of SPEC.md §4, one for Buy now, Buy and Buy All: no tokens or no user → the login dialog; a
+ * The buy flow of docs/product-rules.md §8, one for Buy now, Buy and Buy All: no tokens or no user → the login dialog; a
  * shopper without a saved address → the address dialog; otherwise the line(s) become pending (one cart line
  * moves, several make one bulk order, Buy now adds a pending line), the order lists read again and the
  * shopper lands on /purchase 1 second later: with ?orders={id} after a Buy now, so it pays that line only. Admins can't buy: `blocked` disables their buttons.
@@ -45,7 +45,7 @@ export function useBuyFlow() {
 
   const buy = (target: BuyTarget) => {
     if (busy) return;
-    // SPEC.md §4: no access and no refresh token means a guest, whatever else is stored.
+    // docs/product-rules.md §8: no access and no refresh token means a guest, whatever else is stored.
     if (!tokens.present() || !user) return setNotice("login");
     if (isAdmin) return;
     if (user.directions.length === 0) return setNotice("address");

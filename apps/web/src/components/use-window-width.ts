@@ -5,7 +5,7 @@ function subscribe(listener: () => void) {
   return () => window.removeEventListener("resize", listener);
 }
 
-/** The window's inner width, live: SPEC.md sizes carousels by window width, not by their container. */
+/** The window's inner width, live: docs/product-rules.md sizes carousels by window width, not by their container. */
 export function useWindowWidth(): number {
   return useSyncExternalStore(
     subscribe,

@@ -1,5 +1,5 @@
 /**
- * English texts every page may show: SPEC.md's wording is the English text. Spanish mirrors every key
+ * English texts every page may show: the specification's wording (quoted in docs/product-rules.md) is the English text. Spanish mirrors every key
  * (es.ts). The texts of some screens only are packs of their own: account-en.ts, shopping-en.ts, admin-en.ts.
  */
 export const en = {

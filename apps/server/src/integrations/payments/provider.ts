@@ -2,7 +2,7 @@ import type { PaymentProviderName } from "@voltio/domain/payments";
 import { NotSignedIn } from "../../errors";
 
 /**
- * What the store needs from a payment company (DESIGN.md §2 integrations): make a hosted checkout for an
+ * What the store needs from a payment company (docs/product-rules.md §14.2 integrations): make a hosted checkout for an
  * amount, and tell what became of a payment. The store decides nothing from what the browser says; it asks
  * the provider through this interface. Adapters: sandbox (built in), mercadopago.ts and stripe.ts.
  */
@@ -10,7 +10,7 @@ export interface CheckoutRequest {
   /** The store's checkout id: the provider hands it back with every payment (external reference). */
   reference: string;
   description: string;
-  /** Each line as the shopper sees it, the shipping as its own line (SPEC.md §7 pay items). */
+  /** Each line as the shopper sees it, the shipping as its own line (docs/product-rules.md §10.6 pay items). */
   items: { title: string; amount: number; unitPriceCents: number }[];
   amountCents: number;
   payerEmail: string;

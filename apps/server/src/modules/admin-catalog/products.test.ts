@@ -87,7 +87,7 @@ describe("POST /products", () => {
       ],
       sales: { productSales: [], categorySales: [] },
       rating: { average: 0, count: 0 },
-      // Ended in '. ': a client that drops the last fragment at '. ' (SPEC.md §2) keeps 'Films'.
+      // Ended in '. ': a client that drops the last fragment at '. ' (docs/product-rules.md §1) keeps 'Films'.
       description: "Flies. Films. ",
     });
     const [row] = await t.database.db.select().from(products).where(eq(products.id, body.id));

@@ -27,7 +27,7 @@ export interface AdminCatalogRoutesDeps {
   afterStockWrite?: () => Promise<unknown>;
 }
 
-/** POST, PUT, DELETE /products and /sale (admin; SPEC.md §7). Replies as the catalogue lists them. */
+/** POST, PUT, DELETE /products and /sale (admin; docs/product-rules.md §10.6). Replies as the catalogue lists them. */
 export function adminCatalogRoutes({
   db,
   reference,
@@ -133,7 +133,7 @@ export function adminCatalogRoutes({
         ...admin,
         schema: {
           tags: ["admin"],
-          summary: "Replace a sale's fields and bindings (its id in the body, SPEC.md §7)",
+          summary: "Replace a sale's fields and bindings (its id in the body, docs/product-rules.md §10.6)",
           security: BEARER,
           body: saleUpdateSchema,
           response: { 200: saleSchema, ...SIGNED_IN_ERRORS },

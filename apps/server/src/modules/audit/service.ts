@@ -67,7 +67,7 @@ const asStored = (value: unknown): unknown =>
   );
 
 /**
- * One admin change on the audit log (DESIGN.md §3): who did what (`product.update`: the entity
+ * One admin change on the audit log (docs/product-rules.md §13): who did what (`product.update`: the entity
  * and the verb) to which record, with the record before and after (null when created or deleted). Written
  * with the change's own transaction, so the log holds exactly the changes that happened. Returns the
  * entry's id, which names the change (e.g. in the dedupe key of the e-mail it causes).

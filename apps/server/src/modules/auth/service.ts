@@ -36,7 +36,7 @@ export const LOGIN_FAILED = "E-mail or password incorrect";
 
 /**
  * POST /user/login. A missing account is checked against a dummy hash of the same cost, so the reply takes the
- * same time whether the e-mail exists or not (DESIGN.md §4).
+ * same time whether the e-mail exists or not (docs/product-rules.md §11).
  */
 export async function login(db: Db, config: Config, email: string, password: string): Promise<SessionTokens> {
   const user = await findUserByEmail(db, email);

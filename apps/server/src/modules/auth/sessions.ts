@@ -7,8 +7,8 @@ import { NotSignedIn } from "../../errors";
 import { signAccessToken } from "./access-token";
 
 /**
- * Logins (DESIGN.md §4, ADR 0007). A login is one session: one random refresh token, stored only as its
- * SHA-256, that works for the whole session because SPEC.md's client keeps the token it got at login. The
+ * Logins (docs/product-rules.md §11, ADR 0007). A login is one session: one random refresh token, stored only as its
+ * SHA-256, that works for the whole session because the original specification's client keeps the token it got at login. The
  * session id (`familyId`, `sid` in access tokens) ties its access tokens to it, so ending the session stops
  * them too. It ends on logout, password change or reset, deletion, after an idle period without a refresh
  * and after a maximum age, whichever comes first. A role change keeps it: the role is

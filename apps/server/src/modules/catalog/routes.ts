@@ -35,7 +35,7 @@ export interface CatalogRoutesDeps {
   now?: () => Date;
 }
 
-/** The read side of the catalogue (DESIGN.md §5). Replies are cached until the catalogue changes. */
+/** The read side of the catalogue (docs/product-rules.md §10). Replies are cached until the catalogue changes. */
 export function catalogRoutes({
   db,
   cache,

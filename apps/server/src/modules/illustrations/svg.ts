@@ -726,7 +726,7 @@ export function categoryIllustration(kind: IllustrationKind): string {
   );
 }
 
-/** The 800x600 picture of a product that was given none (SPEC.md §5): a neutral frame with a photo sign. */
+/** The 800x600 picture of a product that was given none (docs/product-rules.md §9): a neutral frame with a photo sign. */
 export function placeholderIllustration(): string {
   const sign =
     rect(290, 200, 220, 170, 20, "none", ' stroke="#94a3b8" stroke-width="12"') +

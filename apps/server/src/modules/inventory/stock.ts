@@ -4,7 +4,7 @@ import { checkouts, products, stockHolds } from "../../db/schema";
 import { Conflict } from "../../errors";
 
 /**
- * Stock and its holds (DESIGN.md §4), the one place that takes, gives back and holds units.
+ * Stock and its holds (docs/product-rules.md §11), the one place that takes, gives back and holds units.
  *
  * A product's `stock` column is what is on the shelf, unsold. A checkout holds units while its buyer pays
  * (stock_holds rows with an expiry): what anybody else can see or take is the stock less the holds that

@@ -12,7 +12,7 @@ export interface NetworkRoutesDeps {
   catalogWritten: () => void;
 }
 
-/** POST /networks (SPEC.md §7): the store's social links; GET is the catalogue's. */
+/** POST /networks (docs/product-rules.md §10.6): the store's social links; GET is the catalogue's. */
 export function networkRoutes({ db, catalogWritten }: NetworkRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(

@@ -18,7 +18,7 @@ import { recordChange } from "../audit/service";
 import { unsubscribeUrl } from "./service";
 
 /**
- * POST /emails (SPEC.md §7): a newsletter is one row and one queued message per receiver,
+ * POST /emails (docs/product-rules.md §10.6): a newsletter is one row and one queued message per receiver,
  * written by a single INSERT … SELECT, so a send to 10,000 subscribers returns at once and the mail worker
  * delivers it. Each message names its newsletter; the worker writes the receiver's own unsubscribe link
  * where UNSUBSCRIBE_LINK stands (personalizeNewsletter), when it sends.

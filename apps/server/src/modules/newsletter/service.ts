@@ -25,7 +25,7 @@ export function signUnsubscribeToken(secret: string, email: string): Promise<str
     .sign(key(secret));
 }
 
-/** The link each newsletter e-mail carries (DESIGN.md §5, POST /emails). */
+/** The link each newsletter e-mail carries (docs/product-rules.md §10, POST /emails). */
 export async function unsubscribeUrl(
   config: Pick<Config, "jwtSecret" | "publicUrl">,
   email: string,

@@ -23,7 +23,7 @@ export interface ReviewRoutesDeps {
   catalogWritten?: () => void;
 }
 
-/** GET, POST, PUT and DELETE /comment (SPEC.md §7 Reviews). */
+/** GET, POST, PUT and DELETE /comment (docs/product-rules.md §10.6 Reviews). */
 export function reviewRoutes({ db, identify, catalogWritten }: ReviewRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // The list differs per caller (their own review's e-mail): no shared caches.

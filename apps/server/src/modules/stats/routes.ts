@@ -11,7 +11,7 @@ export interface StatsRoutesDeps {
   now?: () => Date;
 }
 
-/** GET /stats (admin): the dashboard's figures (SPEC.md §2 Admin dashboard). */
+/** GET /stats (admin): the dashboard's figures (docs/product-rules.md §1 Admin dashboard). */
 export function statsRoutes({
   db,
   storeTimeZone,

@@ -18,7 +18,7 @@ const errors = {
 
 /**
  * Back-in-stock requests: the caller's own request for a product, by the product's id.
- * Shoppers only: admins can't buy (SPEC.md §6), so they have nothing to wait for (403). Unknown or retired
+ * Shoppers only: admins can't buy (docs/product-rules.md §11.1), so they have nothing to wait for (403). Unknown or retired
  * products answer 404 "Product Not Found!", as GET /products/{id} does.
  */
 export function stockAlertRoutes({ db }: StockAlertRoutesDeps): FastifyPluginAsyncZod {

@@ -36,7 +36,7 @@ const errors = {
   429: errorSchema,
 };
 
-/** Accounts (SPEC.md §7 Users, DESIGN.md §5): register, the caller's profile and addresses, admin calls. */
+/** Accounts (docs/product-rules.md §10.6 Users, docs/product-rules.md §10): register, the caller's profile and addresses, admin calls. */
 export interface UserRoutesDeps {
   db: Db;
   /** Registration and password changes share the sign-in limits. */

@@ -24,7 +24,7 @@ import { findUserByEmail } from "../auth/service";
 import { revokeUserSessions } from "../auth/sessions";
 import { avatarUrl } from "../illustrations/svg";
 
-/** The first account: the store's owner, who can never be demoted or deleted (SPEC.md §4, §9). */
+/** The first account: the store's owner, who can never be demoted or deleted (docs/product-rules.md §8, §12). */
 export const FIRST_ADMIN_ID = 1;
 
 const publicColumns = {

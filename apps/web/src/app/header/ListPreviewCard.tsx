@@ -10,7 +10,7 @@ import { cartSummary } from "@/features/cart/cart-summary";
 import { LIST_LINKS } from "./list-links";
 import { Thumbnail } from "@/components/ui/Thumbnail";
 
-/** SPEC.md §9: the header previews show the first 2 lines. */
+/** docs/product-rules.md §12: the header previews show the first 2 lines. */
 export const PREVIEW_LINES = 2;
 
 /** The cart shows each line's total; the wishlist the price of one unit. */

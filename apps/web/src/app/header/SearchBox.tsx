@@ -12,7 +12,7 @@ import { categoryListingPath } from "@/components/paths";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { Thumbnail } from "@/components/ui/Thumbnail";
 
-/** SPEC.md §5, §9: the dropdown has content only once the text is longer than 2 characters. */
+/** docs/product-rules.md §9, §12: the dropdown has content only once the text is longer than 2 characters. */
 export function suggestsFor(text: string): boolean {
   return text.trim().length > 2;
 }
@@ -94,7 +94,7 @@ export function SearchBox() {
       return;
     }
     const search = text.trim();
-    // SPEC.md §5: an empty submit is ignored.
+    // docs/product-rules.md §9: an empty submit is ignored.
     if (!search) return;
     close();
     void navigate(`/products?search=${encodeURIComponent(search)}&offset=1`);

@@ -1,7 +1,7 @@
 import { useTranslation } from "@/i18n";
 import { saleLabel, type SaleTerms } from "@voltio/domain/discount";
 
-/** '{percentage}% OFF', plus ' on {n}º unit' when the sale needs more units (SPEC.md §9). */
+/** '{percentage}% OFF', plus ' on {n}º unit' when the sale needs more units (docs/product-rules.md §12). */
 export function DiscountBadge({ sale, className = "" }: { sale: SaleTerms; className?: string }) {
   const { t } = useTranslation();
   const label = saleLabel(sale);

@@ -20,7 +20,7 @@ const initials = (name: string) =>
 
 const linkClass = `grid h-10 w-10 place-items-center rounded-full border border-line text-muted transition hover:border-accent hover:text-accent-strong ${focusRingClass}`;
 
-/** /profiles: the team behind the store (SPEC.md §2). */
+/** /profiles: the team behind the store (docs/product-rules.md §1). */
 export function AboutPage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.page", { page: t("about.title") }));

@@ -1,5 +1,5 @@
 /**
- * The people behind the store, shown on /profiles (SPEC.md §2: eight members, each with a
+ * The people behind the store, shown on /profiles (docs/product-rules.md §1: eight members, each with a
  * professional-network link and a code-host link). A store running Voltio replaces this list with its own.
  */
 export interface TeamMember {

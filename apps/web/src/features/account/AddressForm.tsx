@@ -17,7 +17,7 @@ const FIELDS = [
 ] as const;
 
 /**
- * The address form (SPEC.md §5): city, street, streetNumber and postalCode are required, else the alert
+ * The address form (docs/product-rules.md §9): city, street, streetNumber and postalCode are required, else the alert
  * 'Complete the required fields'; floor and unit are optional; streetNumber becomes a number.
  */
 export function AddressForm({

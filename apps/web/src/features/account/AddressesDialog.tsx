@@ -11,7 +11,7 @@ import { AddressForm } from "./AddressForm";
 import { useAddAddress, useDeleteAddress } from "./api";
 
 /**
- * The 'Adresses' modal (SPEC.md §2): each address shows city, street and number and expands to be edited or
+ * The 'Adresses' modal (docs/product-rules.md §1): each address shows city, street and number and expands to be edited or
  * deleted ('DeleteAdress'); 'New Adress' opens the new-address form and 'Return' goes back.
  */
 export function AddressesDialog({
@@ -35,7 +35,7 @@ export function AddressesDialog({
       await addAddress.mutateAsync(values);
       setAdding(false);
     } catch (error) {
-      // SPEC.md §8: address add failures are only logged.
+      // docs/product-rules.md §10.7: address add failures are only logged.
       console.error("The address could not be added", error);
     }
   };
@@ -46,7 +46,7 @@ export function AddressesDialog({
     } catch (error) {
       console.error("The address could not be updated", error);
     }
-    // SPEC.md §5: the edit always alerts 'Updated data'.
+    // docs/product-rules.md §9: the edit always alerts 'Updated data'.
     showToast(t("profile.updated"));
   };
 

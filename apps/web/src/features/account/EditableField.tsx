@@ -9,7 +9,7 @@ import { IconButton } from "@/components/ui/IconButton";
 
 const EDIT_BUTTON = { variant: "outline", shape: "square", size: "lg" } as const;
 
-/** The pencil that unlocks a row, and the confirm button that saves it (SPEC.md §4, profile editing). */
+/** The pencil that unlocks a row, and the confirm button that saves it (docs/product-rules.md §8, profile editing). */
 export function EditButtons({
   label,
   editing,

@@ -7,7 +7,7 @@ import { focusRingClass } from "@/components/ui/focus-ring";
 import { OrderedProductTile } from "./OrderedProductTile";
 import { useOrderList, type OverviewList } from "./orders";
 
-/** The tabs and the paths they link to: SPEC.md §2 uses the tab's label as the path. */
+/** The tabs and the paths they link to: docs/product-rules.md §1 uses the tab's label as the path. */
 const TABS: { list: OverviewList; label: "wishlist" | "cart" | "purchases"; path: string }[] = [
   { list: "inWishList", label: "wishlist", path: "/Wishlist" },
   { list: "inCart", label: "cart", path: "/Cart" },
@@ -15,7 +15,7 @@ const TABS: { list: OverviewList; label: "wishlist" | "cart" | "purchases"; path
 ];
 const SHOWN = 4;
 
-/** 'Overview' (SPEC.md §2): Wishlist, Cart and Purchases, each with its first 4 items and 'Go to {tab}'. */
+/** 'Overview' (docs/product-rules.md §1): Wishlist, Cart and Purchases, each with its first 4 items and 'Go to {tab}'. */
 export function Overview() {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);

@@ -15,7 +15,7 @@ const EMPTY = { prevPassword: "", newPassword: "" };
 
 /**
  * The password row: the old password is required, and the new-password box opens only once the old one has
- * text (SPEC.md §4). Both empty → 'Fill in the corresponding fields' (SPEC.md §5).
+ * text (docs/product-rules.md §8). Both empty → 'Fill in the corresponding fields' (docs/product-rules.md §9).
  */
 export function PasswordRow() {
   const { t } = useTranslation();

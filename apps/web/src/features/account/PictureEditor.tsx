@@ -13,7 +13,7 @@ import { useUploadPicture } from "./api";
 const ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";
 
 /**
- * The big picture and full name. Changing the picture (SPEC.md §4): pick a file, it is uploaded, then
+ * The big picture and full name. Changing the picture (docs/product-rules.md §8): pick a file, it is uploaded, then
  * 'Confirm image' saves it on the profile.
  */
 export function PictureEditor({ user }: { user: User }) {

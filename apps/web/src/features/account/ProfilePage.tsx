@@ -6,7 +6,7 @@ import { PictureEditor } from "./PictureEditor";
 import { UserDataCard } from "./UserDataCard";
 
 /**
- * /user (SPEC.md §2, Profile): the big picture and full name, the 'User Data' card where each field is edited
+ * /user (docs/product-rules.md §1, Profile): the big picture and full name, the 'User Data' card where each field is edited
  * on its own, the addresses, and the Overview of wishlist, cart and purchases. Behind the login guard.
  */
 export function ProfilePage() {
@@ -22,7 +22,7 @@ export function ProfilePage() {
         <UserDataCard user={user} />
       </div>
       <Overview />
-      {/* SPEC.md §2: these exist but are not visible to users. */}
+      {/* docs/product-rules.md §1: these exist but are not visible to users. */}
       <div hidden>
         <button type="button">{t("profile.subscribeNewsletter")}</button>
         <button type="button">{t("profile.deleteAccount")}</button>

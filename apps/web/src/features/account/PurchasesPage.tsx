@@ -50,7 +50,7 @@ function cardsOf(purchases: Purchase[], summaries: readonly PurchaseSummary[]) {
 }
 
 /**
- * /purchases (SPEC.md §2, Purchases history): one card per purchase with its number (a link
+ * /purchases (docs/product-rules.md §1, Purchases history): one card per purchase with its number (a link
  * to its order page), local date, total and status, and every product it bought with what it cost and where
  * it stands; lines still waiting for payment on a card of their own.
  */

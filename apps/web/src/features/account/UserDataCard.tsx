@@ -17,7 +17,7 @@ const FIRST_NAME = registerSchema.pick({ firstName: true });
 const LAST_NAME = registerSchema.pick({ lastName: true });
 const EMAIL = registerSchema.pick({ email: true });
 
-/** 'User Data' (SPEC.md §2): first name, last name, e-mail, password (not for Google users), addresses. */
+/** 'User Data' (docs/product-rules.md §1): first name, last name, e-mail, password (not for Google users), addresses. */
 export function UserDataCard({ user }: { user: User }) {
   const { t } = useTranslation();
   const updateUser = useUpdateUser();

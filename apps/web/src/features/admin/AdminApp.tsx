@@ -16,7 +16,7 @@ const PaymentsPage = lazy(() => import("./payments/PaymentsPage"));
 const CustomerPage = lazy(() => import("./customers/CustomerPage"));
 
 /**
- * The back office (SPEC.md §2 Admin routes): the side menu and the admin screens, one lazy chunk
+ * The back office (docs/product-rules.md §1 Admin routes): the side menu and the admin screens, one lazy chunk
  * that no storefront page loads (bench:web checks). The admin guard in front of it (app/guards.tsx) sends
  * shoppers to / and guests to /login; the server checks the role again on every call.
  */

@@ -21,7 +21,7 @@ import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { Card } from "@/components/ui/Card";
 import { focusRingClass } from "@/components/ui/focus-ring";
 
-/** SPEC.md §2 Admin side menu: its links, in its order, with its targets. */
+/** docs/product-rules.md §1 Admin side menu: its links, in its order, with its targets. */
 const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoUnder?: string }[] = [
   { to: "/admin", label: "admin.menu.statistics", icon: BarChart3, end: true },
   // A product's edit form belongs to the products it was opened from.
@@ -33,13 +33,13 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoU
   },
   { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
   { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
-  // Beyond SPEC.md: the payments, beside the orders they pay.
+  // Beyond docs/product-rules.md: the payments, beside the orders they pay.
   { to: "/admin/payments", label: "admin.menu.payments", icon: Banknote },
   // A customer's page is opened from the users screen.
   { to: "/admin/users", label: "admin.menu.users", icon: Users, alsoUnder: "/admin/customers/" },
   { to: "/admin/discounts", label: "admin.menu.sales", icon: Percent },
   { to: "/admin/newsletter", label: "admin.menu.newsletter", icon: Mail },
-  // Beyond SPEC.md: after the SPEC's entries, before Logout.
+  // Beyond docs/product-rules.md: after the SPEC's entries, before Logout.
   { to: "/admin/audit", label: "admin.menu.audit", icon: History },
 ];
 

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/Card";
 import { usePageTitle } from "@/components/page-title";
 
 /**
- * SPEC.md §2's /admin/order/{idOrder} is placeholder text only: it names the order and points to 'All
+ * docs/product-rules.md §1's /admin/order/{idOrder} is placeholder text only: it names the order and points to 'All
  * Orders', where every order opens to its details. Any other unknown admin path gets the general text.
  */
 export function AdminPlaceholder() {

@@ -10,7 +10,7 @@ afterEach(cleanup);
 
 const box = () => screen.getByRole("textbox", { name: "E-mail" });
 
-describe("the login screen's e-mail step (SPEC.md §2)", () => {
+describe("the login screen's e-mail step (docs/product-rules.md §1)", () => {
   it("offers 'Login with Google' only when the store has a Google client id", () => {
     const { rerender } = render(<EmailStep onChecked={vi.fn()} google={undefined} />);
     expect(screen.getByText("Put you mail to register or login")).toBeTruthy();

@@ -12,7 +12,7 @@ import { useLogin } from "./api";
 import { focusFirstInvalid } from "./keep-typed";
 
 /**
- * The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (SPEC.md §8).
+ * The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (docs/product-rules.md §10.7).
  * Right after signing up it opens with the new account's e-mail and password in.
  */
 export function LoginForm({

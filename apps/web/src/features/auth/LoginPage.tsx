@@ -26,7 +26,7 @@ export type Step =
   | { kind: "register"; email: string };
 
 /**
- * /login (SPEC.md §2, §4): the e-mail step, then the Login or the Register form by the server's reply, or
+ * /login (docs/product-rules.md §1, §8): the e-mail step, then the Login or the Register form by the server's reply, or
  * Google sign-in for a Google account. Signed in, the shopper goes home.
  */
 export function LoginPage() {
@@ -50,7 +50,7 @@ export function LoginPage() {
     void navigate("/", { replace: true });
   };
 
-  // SPEC.md §8: a Google sign-in failure is thrown and only logged.
+  // docs/product-rules.md §10.7: a Google sign-in failure is thrown and only logged.
   const signInWithGoogle = async () => {
     try {
       if (!googleClientId) throw new Error("Google sign-in is not configured");

@@ -11,7 +11,7 @@ import { useRegister } from "./api";
 import { focusFirstInvalid, showServerErrors } from "./keep-typed";
 
 /**
- * The Register form (SPEC.md §5). A refused box keeps what was typed, with the rule under it. After
+ * The Register form (docs/product-rules.md §9). A refused box keeps what was typed, with the rule under it. After
  * registering, the page flips to the Login form with the e-mail and password in.
  */
 export function RegisterForm({

@@ -2,7 +2,7 @@ import type { FieldErrors, FieldValues, Path, UseFormReturn } from "react-hook-f
 
 /**
  * The account forms keep what was typed when a box is refused, instead of emptying it
- * for the placeholder as SPEC.md §5 did: the rule shows under the box (TextField `showRule`), the first
+ * for the placeholder as docs/product-rules.md §9 did: the rule shows under the box (TextField `showRule`), the first
  * refused box gets the focus, and the text is there to correct.
  */
 export function focusFirstInvalid<T extends FieldValues>(form: UseFormReturn<T>) {

@@ -16,7 +16,7 @@ interface CartLineItemProps {
 }
 
 /**
- * One cart line (SPEC.md §2 Cart): picture and title linking to the product, shipping, remove (x), minus and
+ * One cart line (docs/product-rules.md §1 Cart): picture and title linking to the product, shipping, remove (x), minus and
  * plus around the amount, the line's price, 'Stock: {n}' and the sale's badge.
  */
 export function CartLineItem({ line, onChangeAmount, onRemove, disabled = false }: CartLineItemProps) {

@@ -54,7 +54,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe("a guest's cart page (SPEC.md §2 Cart, §4 Guest amount change)", () => {
+describe("a guest's cart page (docs/product-rules.md §1 Cart, §8 Guest amount change)", () => {
   it("shows each line per SPEC and a summary of products, every line's shipping added up and the total (ADR 0015)", () => {
     renderGuestCart([
       line(11, {

@@ -24,7 +24,7 @@ import { textLinkClass } from "@/components/ui/text-link";
 const PENDING = ["pending"] as const;
 
 /**
- * /cart (SPEC.md §2 Cart, §4): the lines with their amounts and prices, the summary, where to ship and Buy
+ * /cart (docs/product-rules.md §1 Cart, §8): the lines with their amounts and prices, the summary, where to ship and Buy
  * All. A signed-in shopper's cart is on the server and its changes show at once, rolled back with the
  * server's message if it refuses; a guest's is in the browser. Admins have no cart: they go home.
  */
@@ -191,7 +191,7 @@ function CartSummaryPanel({
 }
 
 /**
- * Where the cart goes (SPEC.md §2): a choice of the shopper's saved addresses; 'Register address' when they
+ * Where the cart goes (docs/product-rules.md §1): a choice of the shopper's saved addresses; 'Register address' when they
  * have none; 'Login to add an address' for a guest.
  */
 function ShipmentSection() {

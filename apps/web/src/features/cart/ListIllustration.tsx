@@ -1,5 +1,5 @@
 /**
- * The empty cart's and the empty wishlist's pictures (SPEC.md §2), drawn inline in the theme's colours so
+ * The empty cart's and the empty wishlist's pictures (docs/product-rules.md §1), drawn inline in the theme's colours so
  * they suit both themes and need no network.
  */
 export function ListIllustration({ kind, label }: { kind: "cart" | "wishlist"; label: string }) {

@@ -21,7 +21,7 @@ import { LoadError } from "@/components/LoadError";
 import { textLinkClass } from "@/components/ui/text-link";
 
 /**
- * /wishlist (SPEC.md §2 Wishlist): a card per wished product with Buy and Add to cart. A signed-in shopper's
+ * /wishlist (docs/product-rules.md §1 Wishlist): a card per wished product with Buy and Add to cart. A signed-in shopper's
  * list is on the server; a guest's in the browser. Admins have no wishlist: they go home.
  */
 export function WishlistPage() {
@@ -44,7 +44,7 @@ export function WishlistPage() {
     remove.mutate(line.orderId, { onSuccess: () => showToast(t("wishlist.deleted")), onError: refused });
   };
 
-  // SPEC.md §4: moving from the wishlist to the cart adds one unit to the cart; the wishlist line goes.
+  // docs/product-rules.md §8: moving from the wishlist to the cart adds one unit to the cart; the wishlist line goes.
   const onAddToCart = (line: ListLine) => {
     if (line.orderId === null) {
       // As on the server: into an existing cart line as one more unit, while the stock allows.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cartSummary, dollarsText } from "./cart-summary";
 
-describe("cart summary (ADR 0015: the one money rule, departing from SPEC.md §2 Cart, §9)", () => {
+describe("cart summary (ADR 0015: the one money rule, departing from docs/product-rules.md §1 Cart, §12)", () => {
   it("adds up every line's shipping, as checkout charges it, and totals products and shipping", () => {
     const summary = cartSummary([
       { shippingCents: 1299, totalCents: 5998 },

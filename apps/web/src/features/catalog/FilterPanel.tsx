@@ -15,7 +15,7 @@ interface FilterPanelProps {
 const fieldClass =
   "h-11 w-full min-w-0 rounded-xl border border-line bg-surface px-3 text-sm text-ink tabular-nums placeholder:text-muted focus:border-accent focus:outline-2 focus:-outline-offset-1 focus:outline-accent";
 
-/** The listing's filters (SPEC.md §2): price range, free shipping and the price order, all in the URL. */
+/** The listing's filters (docs/product-rules.md §1): price range, free shipping and the price order, all in the URL. */
 export function FilterPanel({ params, onChange }: FilterPanelProps) {
   const { t } = useTranslation();
   const minPrice = params.get("minPrice") ?? "";

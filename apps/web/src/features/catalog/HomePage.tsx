@@ -14,7 +14,7 @@ import { categoryListingPath } from "@/components/paths";
 export function HomePage() {
   const { t } = useTranslation();
   usePageTitle(t("titles.home"));
-  // Every category for the carousels' draw (SPEC.md §5: ids between 1 and their number); the shortcuts
+  // Every category for the carousels' draw (docs/product-rules.md §9: ids between 1 and their number); the shortcuts
   // offer only those with a product for sale, as the header's menu does.
   const categories = useCategories();
   const shopCategories = useCategories(undefined, { withProducts: true });

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "@/i18n";
 
 /**
- * The 'No results found' picture (SPEC.md §2), drawn in the theme's colours so it suits both themes. Other
+ * The 'No results found' picture (docs/product-rules.md §1), drawn in the theme's colours so it suits both themes. Other
  * empty answers (a page past the last, an unknown category, a search too long) say what happened instead.
  */
 export function NoResults({

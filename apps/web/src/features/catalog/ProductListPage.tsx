@@ -17,7 +17,7 @@ import { NoResults } from "./NoResults";
 import { Pagination } from "./Pagination";
 import { LoadError } from "@/components/LoadError";
 
-/** SPEC.md §2, §9: a loading skeleton of 10 cards. */
+/** docs/product-rules.md §1, §12: a loading skeleton of 10 cards. */
 export const LISTING_SKELETON_CARDS = 10;
 
 const gridClass = "grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4";

@@ -44,7 +44,7 @@ describe("bannerSlides (the banner opens on a sale that runs today)", () => {
   });
 });
 
-describe("sales banner (SPEC.md §2, §4, §9)", () => {
+describe("sales banner (docs/product-rules.md §1, §8, §12)", () => {
   function renderBanner() {
     return render(
       <MemoryRouter>

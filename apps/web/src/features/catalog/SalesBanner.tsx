@@ -9,7 +9,7 @@ import { BANNER_INTERVAL_MS } from "@/components/timings";
 import { Skeleton } from "@/components/ui/Skeleton";
 import { categoryListingPath } from "@/components/paths";
 
-/** SPEC.md §9: the banner shows 4 slides. */
+/** docs/product-rules.md §12: the banner shows 4 slides. */
 export const BANNER_SLIDES = 4;
 
 /** Where a sale's slide leads: its product, its category, or the whole catalogue for a global sale. */
@@ -32,7 +32,7 @@ interface SalesBannerProps {
 }
 
 /**
- * The sales banner (SPEC.md §2): advances every 5 seconds, pauses while hovered (and while it holds the
+ * The sales banner (docs/product-rules.md §1): advances every 5 seconds, pauses while hovered (and while it holds the
  * keyboard focus, or when the shopper presses pause), and the arrows wrap around at both ends.
  */
 export function SalesBanner({ sales, today }: SalesBannerProps) {

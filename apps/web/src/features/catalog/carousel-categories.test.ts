@@ -17,7 +17,7 @@ function catalogue(counts: Record<number, number>) {
 /** Draws the lowest untried id first, so the order of draws is predictable. */
 const first = () => 0;
 
-describe("home carousel categories (SPEC.md §2, §5)", () => {
+describe("home carousel categories (docs/product-rules.md §1, §9)", () => {
   it("draws three distinct categories between 1 and the category count", async () => {
     const counts = Object.fromEntries(Array.from({ length: 16 }, (_, index) => [index + 1, 6]));
     for (let run = 0; run < 50; run++) {

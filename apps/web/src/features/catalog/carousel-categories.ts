@@ -1,5 +1,5 @@
 /**
- * SPEC.md §2, §5: the home page shows three product carousels of distinct random categories. Category ids
+ * docs/product-rules.md §1, §9: the home page shows three product carousels of distinct random categories. Category ids
  * are drawn between 1 and the number of categories (16 when that is unknown); a category with 1 to 4
  * products is drawn again, and a carousel is shown only with more than 4 products.
  */

@@ -13,7 +13,7 @@ import {
 
 const query = (text: string) => new URLSearchParams(text);
 
-describe("listing state in the URL (SPEC.md §2)", () => {
+describe("listing state in the URL (docs/product-rules.md §1)", () => {
   it("reads every filter from the query and ignores bad values", () => {
     expect(
       filtersFrom(

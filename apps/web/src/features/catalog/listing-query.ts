@@ -2,7 +2,7 @@ import { listingFilters } from "@voltio/domain/listing";
 import type { ProductFilters } from "@/api/catalog";
 
 /**
- * The listing's whole state lives in the URL query (SPEC.md §2), so back, forward, reload and shared links
+ * The listing's whole state lives in the URL query (docs/product-rules.md §1), so back, forward, reload and shared links
  * all show the same page. These helpers read it and derive the next query for each control; every filter
  * change goes back to page 1.
  */
@@ -18,7 +18,7 @@ function firstPage(params: URLSearchParams): URLSearchParams {
   return next;
 }
 
-/** Min and Max: empty values are removed from the query (SPEC.md §2). */
+/** Min and Max: empty values are removed from the query (docs/product-rules.md §1). */
 export function withPrice(params: URLSearchParams, min: string, max: string): URLSearchParams {
   const next = firstPage(params);
   for (const [key, value] of [
@@ -31,7 +31,7 @@ export function withPrice(params: URLSearchParams, min: string, max: string): UR
   return next;
 }
 
-/** Free shipping: sets freeShipping to true, or to false if it was true (SPEC.md §2). */
+/** Free shipping: sets freeShipping to true, or to false if it was true (docs/product-rules.md §1). */
 export function withFreeShippingToggled(params: URLSearchParams): URLSearchParams {
   const next = firstPage(params);
   next.set("freeShipping", params.get("freeShipping") === "true" ? "false" : "true");
@@ -40,7 +40,7 @@ export function withFreeShippingToggled(params: URLSearchParams): URLSearchParam
 
 /**
  * Sort: ASC and DESC (and, beyond the SPEC, RATING) exclude each other; choosing the current one again clears
- * the order (SPEC.md §2).
+ * the order (docs/product-rules.md §1).
  */
 export function withOrderToggled(params: URLSearchParams, order: "ASC" | "DESC" | "RATING"): URLSearchParams {
   const next = firstPage(params);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { homeCarouselPerView } from "./per-view";
 
-describe("home carousels per view (SPEC.md §2)", () => {
+describe("home carousels per view (docs/product-rules.md §1)", () => {
   it.each([
     [360, 1],
     [479, 1],

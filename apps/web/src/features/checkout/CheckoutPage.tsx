@@ -50,7 +50,7 @@ function useChoice() {
 }
 
 /**
- * /purchase (SPEC.md §2 Checkout, §4 Checkout removal and Payment): exactly what this payment
+ * /purchase (docs/product-rules.md §1 Checkout, §8 Checkout removal and Payment): exactly what this payment
  * charges, at the prices the server snapshotted when it became pending — after a Buy now, that line only
  * (`?orders=12`); opened directly or after Buy All, everything pending — the address to ship to, the sums by
  * the one money rule (ADR 0015) and the provider's pay button. The other pending orders wait apart, to be

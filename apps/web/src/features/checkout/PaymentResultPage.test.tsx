@@ -53,7 +53,7 @@ const heading = () => screen.findByRole("heading", { level: 1 });
 const linkTo = (name: string) => screen.getByRole("link", { name }).getAttribute("href");
 
 describe("the payment result page: each outcome's heading", () => {
-  it("approved: 'Purchase successful' (SPEC.md §2) with the order's number, and the purchases link", async () => {
+  it("approved: 'Purchase successful' (docs/product-rules.md §1) with the order's number, and the purchases link", async () => {
     replying({
       Status: "approved",
       Payment: "sbx_pay_1",

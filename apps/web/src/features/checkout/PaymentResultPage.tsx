@@ -14,7 +14,7 @@ import { Card } from "@/components/ui/Card";
 import { MoneySummary } from "@/components/MoneySummary";
 
 /**
- * /purchase/success and /purchase/failure (SPEC.md §2 Payment result, §4 Payment): the server checks
+ * /purchase/success and /purchase/failure (docs/product-rules.md §1 Payment result, §8 Payment): the server checks
  * the payment with the provider from this page's query string, and the page says what became of it, truthfully:
  * 'Purchase successful' with the order's number only once it confirmed it; 'Payment declined' with the
  * provider's reason and 'Try again'; the SPEC's 'payment is pending' only for a payment that really is; a

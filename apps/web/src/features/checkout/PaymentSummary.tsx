@@ -17,11 +17,11 @@ import { ShippingAddressPicker } from "./ShippingAddressPicker";
 import { shortageFix, shortageOf, type Shortage } from "./shortage";
 import { ShortageAlert } from "./ShortageAlert";
 
-/** SPEC.md §7: the page's address minus its last 9 characters ('/purchase'), where the shopper comes back. */
+/** docs/product-rules.md §10.6: the page's address minus its last 9 characters ('/purchase'), where the shopper comes back. */
 const baseUrl = () => window.location.href.split(/[?#]/)[0]!.slice(0, -"/purchase".length);
 
 /**
- * The address, the three sums of SPEC.md §2 Checkout and the pay button: POST /{provider}/pay, then off to
+ * The address, the three sums of docs/product-rules.md §1 Checkout and the pay button: POST /{provider}/pay, then off to
  * the provider's page (the sandbox's card page by default). When other shoppers' checkouts hold the units,
  * it says which product and how many are left, and offers to cut the purchase down to that.
  */

@@ -7,7 +7,7 @@ import type { ScreenCallbacks } from "@/api/screen-callbacks";
 import { SESSION_KEY } from "@/api/session-key";
 import { shortageOf } from "./shortage";
 
-/** One item of POST /{provider}/pay as SPEC.md §7 words it; the server charges its own prices anyway. */
+/** One item of POST /{provider}/pay as docs/product-rules.md §10.6 words it; the server charges its own prices anyway. */
 export interface PayItem {
   title: string;
   amount: number;

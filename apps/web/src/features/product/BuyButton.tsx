@@ -5,7 +5,7 @@ import { useBuyFlow } from "@/components/use-buy-flow";
 import { Button } from "@/components/ui/Button";
 
 /**
- * Buy now (SPEC.md §2 Buttons, §4 Buy flow): disabled 'No Stock' without stock; admins can't buy. A click
+ * Buy now (docs/product-rules.md §1 Buttons, §8 Buy flow): disabled 'No Stock' without stock; admins can't buy. A click
  * runs the shared buy flow: login or address dialog, or one unit becomes a pending purchase and the shopper
  * goes to /purchase.
  */

@@ -6,7 +6,7 @@ import { focusRingClass } from "@/components/ui/focus-ring";
 
 const arrowClass = `absolute top-1/2 grid h-11 w-11 -translate-y-1/2 place-items-center rounded-full border border-line bg-card/90 text-ink shadow-md backdrop-blur transition hover:border-accent hover:text-accent-strong ${focusRingClass}`;
 
-/** The product's pictures with thumbnails (SPEC.md §2); previous and next wrap around at both ends. */
+/** The product's pictures with thumbnails (docs/product-rules.md §1); previous and next wrap around at both ends. */
 export function ImageSlider({ images }: { images: Product["images"] }) {
   const { t } = useTranslation();
   const [index, setIndex] = useState(0);

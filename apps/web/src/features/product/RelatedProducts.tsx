@@ -8,7 +8,7 @@ import { useWindowWidth } from "@/components/use-window-width";
 import type { Weekday } from "@voltio/domain/weekday";
 import { relatedPageSize, showsRelated } from "./related-page-size";
 
-/** Products sharing a category with this one, a page at a time, wrapping (SPEC.md §2). */
+/** Products sharing a category with this one, a page at a time, wrapping (docs/product-rules.md §1). */
 export function RelatedProducts({ product, today }: { product: Product; today: Weekday | undefined }) {
   const { t } = useTranslation();
   const perView = relatedPageSize(useWindowWidth());

@@ -15,7 +15,7 @@ import { Stars } from "@/components/ui/Stars";
 import { StarPicker } from "@/components/ui/StarPicker";
 import { textLinkClass } from "@/components/ui/text-link";
 
-/** SPEC.md §4 Review: the page reloads after a review is created or deleted. */
+/** docs/product-rules.md §8 Review: the page reloads after a review is created or deleted. */
 const reloadPage = () => window.location.reload();
 
 /** Whether the signed-in shopper has this product among their paid orders, alone or in a bulk order. */
@@ -27,7 +27,7 @@ function useBoughtIt(productId: number, enabled: boolean) {
 }
 
 /**
- * The product's reviews (SPEC.md §2 Product detail 'Reviews', §4 Review): newest first, the
+ * The product's reviews (docs/product-rules.md §1 Product detail 'Reviews', §8 Review): newest first, the
  * shopper's own review read-only with EDIT, a 5-star form for a customer who bought it, and a note for
  * everyone else saying why they can't review. Texts are shown as text, never as markup.
  */

@@ -4,7 +4,7 @@ import { StockText } from "./StockText";
 
 afterEach(cleanup);
 
-describe("stock text (SPEC.md §9)", () => {
+describe("stock text (docs/product-rules.md §12)", () => {
   it.each([
     [0, "No stock available"],
     [1, "No stock available"],

@@ -1,6 +1,6 @@
 import { useTranslation } from "@/i18n";
 
-/** SPEC.md §9: a stock of 1 or less reads 'No stock available'; above 1, 'Stock: n'. */
+/** docs/product-rules.md §12: a stock of 1 or less reads 'No stock available'; above 1, 'Stock: n'. */
 export function StockText({ stock }: { stock: number }) {
   const { t } = useTranslation();
   const low = stock <= 1;

@@ -6,7 +6,7 @@ import { apiFetch } from "@/api/client";
 import { SESSION_KEY } from "@/api/session-key";
 
 /**
- * A product's reviews (SPEC.md §7 Reviews). The list depends on who asks (the caller's own review carries
+ * A product's reviews (docs/product-rules.md §10.6 Reviews). The list depends on who asks (the caller's own review carries
  * its e-mail), so it lives under the session's key: logging in or out reads it again.
  */
 export function useReviews(productId: number) {
@@ -17,7 +17,7 @@ export function useReviews(productId: number) {
 }
 
 /*
- * The review calls leave the cache alone: a new or deleted review reloads the page (SPEC.md §4 Review), and an
+ * The review calls leave the cache alone: a new or deleted review reloads the page (docs/product-rules.md §8 Review), and an
  * edited one is shown from the reply by the form that saved it.
  */
 
@@ -57,7 +57,7 @@ function mergeCategoryLists(results: { data?: ProductList }[]) {
 }
 
 /**
- * The products sharing a category with this one: each of its categories with limit 100 (SPEC.md §7),
+ * The products sharing a category with this one: each of its categories with limit 100 (docs/product-rules.md §10.6),
  * merged without duplicates. The product itself is still among them. Here rather than in api/catalog.ts:
  * useQueries is the product page's alone, and every page loads api/catalog.ts (ADR 0006).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { relatedPageSize, showsRelated } from "./related-page-size";
 
-describe("related carousel page size by window width (SPEC.md §2)", () => {
+describe("related carousel page size by window width (docs/product-rules.md §1)", () => {
   it.each([
     [299, 1],
     [300, 2],

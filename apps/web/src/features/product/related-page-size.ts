@@ -1,5 +1,5 @@
 /**
- * SPEC.md §2: the related carousel shows 2 products from 300 to 768 px of window width, 3 up to 830, 4 up to
+ * docs/product-rules.md §1: the related carousel shows 2 products from 300 to 768 px of window width, 3 up to 830, 4 up to
  * 1450 and 5 above. Narrower than 300 px one card is all that fits.
  */
 export function relatedPageSize(windowWidth: number): number {
@@ -10,7 +10,7 @@ export function relatedPageSize(windowWidth: number): number {
   return 1;
 }
 
-/** SPEC.md §2: the carousel is shown only when more than 3 related products exist. */
+/** docs/product-rules.md §1: the carousel is shown only when more than 3 related products exist. */
 export function showsRelated(count: number): boolean {
   return count > 3;
 }

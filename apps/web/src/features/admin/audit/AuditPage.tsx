@@ -34,7 +34,7 @@ const actorName = (actor: AuditEntry["actor"], t: Translate) =>
 const selectClass = "h-11 w-full rounded-xl border border-line bg-card px-3 text-sm text-ink";
 
 /**
- * /admin/audit (beyond SPEC.md): every change an admin made, newest first — when, who,
+ * /admin/audit (beyond docs/product-rules.md): every change an admin made, newest first — when, who,
  * what and to which record, with its before/after — filtered by kind of record and by admin, both in the
  * URL, paged by the server.
  */

@@ -44,7 +44,7 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 }
 
 /**
- * /admin (SPEC.md §2 Admin dashboard): the sales line ('ventas'), the best sellers' pie,
+ * /admin (docs/product-rules.md §1 Admin dashboard): the sales line ('ventas'), the best sellers' pie,
  * orders per status and per day, and the latest users — from GET /stats, which aggregates in SQL.
  */
 export function DashboardPage() {

@@ -27,7 +27,7 @@ const draftOf = (networks: Networks | undefined): Draft =>
   ) as Draft;
 
 /**
- * SPEC.md §2 'Edit Newsletter': the social-networks form. Each checked network reveals its address; an
+ * docs/product-rules.md §1 'Edit Newsletter': the social-networks form. Each checked network reveals its address; an
  * unchecked one is sent empty, which hides it from the footer. Saved → the SPEC's browser alert
  * 'Networks sent!' (§8) and the footer shows the new links at once.
  */

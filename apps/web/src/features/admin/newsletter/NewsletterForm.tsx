@@ -35,7 +35,7 @@ const inputClass = (error?: string) =>
   `w-full rounded-xl border bg-surface px-3 text-sm text-ink placeholder:text-muted focus:outline-2 focus:-outline-offset-1 ${error ? "border-sale focus:outline-sale" : "border-line focus:border-accent focus:outline-accent"}`;
 
 /**
- * SPEC.md §2 'Edit Newsletter', §5 Newsletter: subject, message and receivers, checked by the schema the
+ * docs/product-rules.md §1 'Edit Newsletter', §9 Newsletter: subject, message and receivers, checked by the schema the
  * server checks with ('Subject is required', 'Message is required'), a preview of the e-mail as it will
  * read, and Send → POST /emails → 'Email sent !'. A send to 'All' asks first, with how many it reaches
  *: one click must not mail every subscriber.

@@ -7,7 +7,7 @@ import { NewsletterForm } from "./NewsletterForm";
 import { SentNewsletters } from "./SentNewsletters";
 
 /**
- * /admin/newsletter 'Edit Newsletter' (SPEC.md §2 Admin newsletter, §5, §7 POST /emails and POST /networks): the newsletter with its receivers and preview, the newsletters sent with their
+ * /admin/newsletter 'Edit Newsletter' (docs/product-rules.md §1 Admin newsletter, §9, §10.6 POST /emails and POST /networks): the newsletter with its receivers and preview, the newsletters sent with their
  * delivery, and the store's social-network links.
  */
 export function NewsletterPage() {

@@ -20,7 +20,7 @@ interface ReceiversPickerProps {
 }
 
 /**
- * SPEC.md §2, §5: the receivers picker. An address becomes a chip on Enter, a comma or Add; what is not an
+ * docs/product-rules.md §1, §9: the receivers picker. An address becomes a chip on Enter, a comma or Add; what is not an
  * e-mail is silently left out and an address already chosen is not added twice; 'All' is one chip that
  * stands for every subscribed user.
  */

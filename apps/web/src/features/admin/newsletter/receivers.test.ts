@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NEWSLETTER_MESSAGES } from "@voltio/domain/newsletter";
 import { addTyped, ruleText } from "./receivers";
 
-describe("addTyped: the receivers picker's chips after typing (SPEC.md §5)", () => {
+describe("addTyped: the receivers picker's chips after typing (docs/product-rules.md §9)", () => {
   it.each([
     { current: [], typed: "ana@example.com", chips: ["ana@example.com"] },
     { current: [], typed: "  ", chips: [] },

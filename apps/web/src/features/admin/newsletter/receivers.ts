@@ -1,7 +1,7 @@
 import { ALL_RECEIVERS, NEWSLETTER_MESSAGES, parseReceivers } from "@voltio/domain/newsletter";
 
 /**
- * The picker's chips after some typed text: SPEC.md §5's rule (packages/domain parseReceivers) decides —
+ * The picker's chips after some typed text: docs/product-rules.md §9's rule (packages/domain parseReceivers) decides —
  * what is not an e-mail is dropped without a word, each address shows once, 'All' is one chip, first.
  */
 export function addTyped(current: readonly string[], typed: string): string[] {

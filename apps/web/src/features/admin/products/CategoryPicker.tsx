@@ -7,7 +7,7 @@ import { IconButton } from "@/components/ui/IconButton";
 import { Field } from "../Field";
 import { Fieldset, inputClass } from "./ProductFormControls";
 
-/** SPEC.md §2: a dropdown of existing categories not yet chosen, plus a free-text 'Add' box. */
+/** docs/product-rules.md §1: a dropdown of existing categories not yet chosen, plus a free-text 'Add' box. */
 export function CategoryPicker({
   chosen,
   onChange,
@@ -25,7 +25,7 @@ export function CategoryPicker({
   const has = (name: string) => chosen.some((item) => item.toLowerCase() === name.toLowerCase());
   const add = (name: string) => {
     const trimmed = name.trim();
-    // SPEC.md §5: a category chip is added only if the text is non-empty.
+    // docs/product-rules.md §9: a category chip is added only if the text is non-empty.
     if (trimmed && !has(trimmed)) onChange([...chosen, trimmed]);
   };
   return (

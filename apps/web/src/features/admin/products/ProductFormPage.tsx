@@ -50,7 +50,7 @@ const messagesOf = (errors: FieldErrors<ProductDraft>) =>
     return message ? [message] : [];
   });
 
-/** The refused submit's dialog says why: SPEC.md §5's 'fill in all the fields' only when some are empty. */
+/** The refused submit's dialog says why: docs/product-rules.md §9's 'fill in all the fields' only when some are empty. */
 const REFUSAL_TEXTS: Record<Refusal, string> = {
   missing: "admin.form.fillAll",
   negative: "admin.form.negative",
@@ -58,7 +58,7 @@ const REFUSAL_TEXTS: Record<Refusal, string> = {
 };
 
 /**
- * /admin/create/Product and /admin/edit/{id} (SPEC.md §2 Admin create/edit product, §5):
+ * /admin/create/Product and /admin/edit/{id} (docs/product-rules.md §1 Admin create/edit product, §9):
  * the fields with a live preview, categories picked or added, images by URL or upload (several at once,
  * with progress, reordered and removed), validated with the same schema as POST/PUT /products.
  */

@@ -18,7 +18,7 @@ import { Field } from "../Field";
 import { PageBar } from "../PageBar";
 import { useDeleteProduct } from "./api";
 
-/** SPEC.md §9: the admin list starts at limit 8, offset 1. */
+/** docs/product-rules.md §12: the admin list starts at limit 8, offset 1. */
 const ADMIN_LIMIT = 8;
 
 const positive = (value: string | null, fallback: number) => {
@@ -27,7 +27,7 @@ const positive = (value: string | null, fallback: number) => {
 };
 
 /**
- * /admin/products (SPEC.md §2 Admin products): every product, out of stock included, by
+ * /admin/products (docs/product-rules.md §1 Admin products): every product, out of stock included, by
  * category or search, 8 a page with the page in the URL; each row links to the product, its edit form and
  * 'Add sale', and deletes after 'Are you sure you want to delete it ?'.
  */
@@ -173,7 +173,7 @@ export function ProductsPage() {
   );
 }
 
-/** SPEC.md §5: suggestions are fetched once the text is longer than 3 characters and shown past 2. */
+/** docs/product-rules.md §9: suggestions are fetched once the text is longer than 3 characters and shown past 2. */
 const fetchesFor = (text: string) => text.trim().length > 3;
 const showsFor = (text: string) => text.trim().length > 2;
 

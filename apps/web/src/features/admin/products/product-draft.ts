@@ -59,7 +59,7 @@ const REQUIRED_MESSAGES = new Set<string>(
     .map(([, message]) => message),
 );
 
-/** The reasons behind the fields' messages, in the order the dialog reads them (SPEC.md §5). */
+/** The reasons behind the fields' messages, in the order the dialog reads them (docs/product-rules.md §9). */
 export function refusalsOf(messages: readonly string[]): Refusal[] {
   const reasons = new Set<Refusal>();
   for (const message of messages) {

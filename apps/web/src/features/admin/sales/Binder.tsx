@@ -23,7 +23,7 @@ interface BinderProps {
 }
 
 /**
- * A binder (SPEC.md §2 Admin discounts): a search box over the options, each one a checkbox, and what is
+ * A binder (docs/product-rules.md §1 Admin discounts): a search box over the options, each one a checkbox, and what is
  * chosen shown above as chips that a button removes. A checkbox list, so a keyboard and a screen reader
  * use it the way they use any form: Tab to the list, Space to choose.
  */

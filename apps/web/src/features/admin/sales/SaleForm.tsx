@@ -39,7 +39,7 @@ const inputClass = (error?: string, width = "w-full") =>
   `${width} rounded-xl border bg-surface px-3 text-sm text-ink placeholder:text-muted focus:outline-2 focus:-outline-offset-1 ${error ? "border-sale focus:outline-sale" : "border-line focus:border-accent focus:outline-accent"}`;
 
 /**
- * The sales form (SPEC.md §2 Admin discounts, §5 Sale): description, percentage, 'Requires more than one?'
+ * The sales form (docs/product-rules.md §1 Admin discounts, §9 Sale): description, percentage, 'Requires more than one?'
  * with 'How many?', the day, the categories and products binders and the image; 'Create new sale' or, for a
  * sale picked in the list, 'Save changes'.
  */

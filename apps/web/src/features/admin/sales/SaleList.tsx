@@ -19,7 +19,7 @@ interface SaleListProps {
 }
 
 /**
- * 'Active sales' (SPEC.md §2 Admin discounts, §4 Sales screen): each sale with its terms, day, categories
+ * 'Active sales' (docs/product-rules.md §1 Admin discounts, §8 Sales screen): each sale with its terms, day, categories
  * and products. Picking one loads it into the form (a toggle: picking it again clears the form); the bin
  * deletes it after a confirmation.
  */

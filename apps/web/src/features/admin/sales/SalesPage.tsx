@@ -44,7 +44,7 @@ function problemOf(error: unknown, fallback: string): ServerProblem {
 }
 
 /**
- * /admin/discounts (SPEC.md §2 Admin discounts, §4 Sales screen, §5 Sale): the 'Active
+ * /admin/discounts (docs/product-rules.md §1 Admin discounts, §8 Sales screen, §9 Sale): the 'Active
  * sales' and 'Create sales' tabs. Picking a sale loads it into the form to edit; picking it again clears
  * the form. ?p={productId} preselects a product (the admin product list's 'Add sale'). The form is checked
  * by the schema the server checks with, and a change refreshes every price the page shows.

@@ -6,7 +6,7 @@ import { apiFetch } from "@/api/client";
 import { ADMIN_KEY, refreshCatalogue } from "../api";
 import { uploadImage } from "../upload";
 
-/** SPEC.md §7, §9: the sales binder asks for up to 1000 products, out of stock included (admins only). */
+/** docs/product-rules.md §10.6, §12: the sales binder asks for up to 1000 products, out of stock included (admins only). */
 export const BINDER_PRODUCTS_PATH = "/products?limit=1000&includeOutOfStock=true";
 
 /**
@@ -31,7 +31,7 @@ export function useBinderProducts() {
   });
 }
 
-/** The days the form offers (SPEC.md §3 Sale): monday..sunday and all, sent as these full names. */
+/** The days the form offers (docs/product-rules.md §13 Sale): monday..sunday and all, sent as these full names. */
 export type SaleDayName = (typeof SALE_DAY_NAMES)[number];
 
 /** What POST /sale and PUT /sale carry: the schema's values, with the day as the form's full name. */

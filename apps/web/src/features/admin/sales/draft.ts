@@ -17,7 +17,7 @@ export interface SaleDraft {
   description: string;
   percentage: string;
   requiresMore: boolean;
-  /** 'How many?': the productAmount when requiresMore (default 1, SPEC.md §3). */
+  /** 'How many?': the productAmount when requiresMore (default 1, docs/product-rules.md §13). */
   howMany: string;
   day: SaleDayName;
   image: string;

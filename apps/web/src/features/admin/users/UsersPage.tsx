@@ -22,7 +22,7 @@ import { useAdminUsers, useDeleteUser, useSetRole } from "./api";
 
 /** One request per pause in typing, not per key. */
 const SEARCH_DELAY_MS = 300;
-/** SPEC.md §4, §9: user 1 is never demoted (the server refuses too); nor is it deleted. */
+/** docs/product-rules.md §8, §12: user 1 is never demoted (the server refuses too); nor is it deleted. */
 const FIRST_ADMIN_ID = 1;
 
 const positive = (value: string | null) => {
@@ -38,7 +38,7 @@ const fullName = (user: Pick<UserSummary, "firstName" | "lastName">) =>
   capitalised(`${user.firstName} ${user.lastName}`);
 
 /**
- * /admin/users (SPEC.md §2 Admin users, §4 User role): every account, searched by name or
+ * /admin/users (docs/product-rules.md §1 Admin users, §8 User role): every account, searched by name or
  * e-mail and paged by the server (?search= and ?page= in the URL). A name opens the customer's page. The role
  * icon toggles the role once the admin confirms it (the dialog names the user and the new
  * role); user 1 stays admin; delete asks 'Delete the User ?'. What the server refuses is shown in its words.
