@@ -268,100 +268,138 @@ async function decide(deps: CheckoutDeps, userId: number, body: PayBody, baseUrl
   const decision = await db.transaction(async (tx): Promise<Decision> => {
     await lockShopper(tx, userId);
     // Lock order (inventory/stock.ts): the checkout first, products last (holdStock).
-    const [open] = await tx
-      .select({
-        ...getTableColumns(checkouts),
-        starting: sql<boolean>`coalesce(${checkouts.startingUntil} > now(), false)`,
-      })
-      .from(checkouts)
-      .where(and(eq(checkouts.userId, userId), eq(checkouts.status, "open")))
-      .for("update");
-    const pending = await pendingOf(tx, userId);
-    if (pending.length === 0) throw new NotFound("Nothing to pay: there are no pending orders");
-    const lines = chosen(pending, body);
-    const [direction] = await tx
-      .select()
-      .from(directions)
-      .where(
-        and(
-          eq(directions.userId, userId),
-          body.directionId === undefined ? undefined : eq(directions.id, body.directionId),
-        ),
-      )
-      .orderBy(asc(directions.id))
-      .limit(1);
-    if (!direction)
-      throw body.directionId === undefined
-        ? new InvalidInput("directionId", "You need to have an address to make the purchase!")
-        : new NotFound("Address Not Found");
-
-    const orderIds = lines.filter((line) => line.bulkOrderId === null).map((line) => line.id);
-    const bulkOrderIds = [
-      ...new Set(lines.flatMap((line) => (line.bulkOrderId === null ? [] : [line.bulkOrderId]))),
-    ];
-    const { totalCents: amountCents } = checkoutTotals(lines);
-    const shippingAddress = addressOf(direction);
-
-    const reusable =
-      open &&
-      open.expiresAt > new Date() &&
-      open.amountCents === amountCents &&
-      open.baseUrl === baseUrl &&
-      same(open.orderIds, orderIds) &&
-      same(open.bulkOrderIds, bulkOrderIds) &&
-      // jsonb keeps its own key order: compare the fields, not the text.
-      (Object.keys(shippingAddress) as (keyof ShippingAddress)[]).every(
-        (key) => open.shippingAddress[key] === shippingAddress[key],
-      );
-    if (reusable && open.providerCheckoutId && open.initPoint)
-      return {
-        kind: "reuse",
-        checkoutId: open.id,
-        providerCheckoutId: open.providerCheckoutId,
-        initPoint: open.initPoint,
-      };
-    // Another request is asking the provider for its session right now: one checkout, whatever the clicks.
-    if (reusable && open.starting) return { kind: "wait", checkoutId: open.id };
+    const open = await lockOpenCheckout(tx, userId);
+    const charge = await chargeOf(tx, userId, body, baseUrl);
+    const kept = keepOpen(open, charge);
+    if (kept) return kept;
     if (open) {
-      // What is pending changed (or the hold ended, or its start died): the old checkout can't be paid any more.
-      assertMove("checkout", open.status, "replaced", "shopper");
-      await tx.update(checkouts).set({ status: "replaced" }).where(eq(checkouts.id, open.id));
-      await releaseHolds(tx, open.id);
-      if (open.providerCheckoutId) closed.push(open.providerCheckoutId);
+      const replaced = await replaceOpen(tx, open);
+      if (replaced) closed.push(replaced);
     }
-    const expiresAt = new Date(Date.now() + deps.holdSeconds * 1000);
-    assertMove("checkout", null, "open", "shopper");
-    const [created] = await tx
-      .insert(checkouts)
-      .values({
-        userId,
-        provider: provider.name,
-        orderIds,
-        bulkOrderIds,
-        amountCents,
-        baseUrl,
-        shippingAddress,
-        expiresAt,
-        startingUntil: leaseFromNow(deps),
-      })
-      .returning({ id: checkouts.id });
-    // Refused with 409 "Only N left" before any payment: the whole transaction, old checkout included, rolls back.
-    await holdStock(tx, created!.id, unitsPerProduct(lines), expiresAt);
-    const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    return {
-      kind: "create",
-      checkoutId: created!.id,
-      expiresAt,
-      lines,
-      amountCents,
-      payerEmail: buyer!.email,
-    };
+    return openCheckout(tx, deps, userId, charge);
   });
   // The provider is called outside any transaction: a slow provider holds no rows.
   await Promise.all(
     closed.map((id) => provider.closeCheckout(id).catch((error: unknown) => deps.onCloseFailure?.(error))),
   );
   return decision;
+}
+
+/** The shopper's open checkout, locked, and whether a request is asking the provider for its session now. */
+async function lockOpenCheckout(tx: Db, userId: number) {
+  const [open] = await tx
+    .select({
+      ...getTableColumns(checkouts),
+      starting: sql<boolean>`coalesce(${checkouts.startingUntil} > now(), false)`,
+    })
+    .from(checkouts)
+    .where(and(eq(checkouts.userId, userId), eq(checkouts.status, "open")))
+    .for("update");
+  return open;
+}
+
+type OpenCheckout = NonNullable<Awaited<ReturnType<typeof lockOpenCheckout>>>;
+
+/** What this Pay charges: the chosen pending lines, their total, and where they ship. */
+async function chargeOf(tx: Db, userId: number, body: PayBody, baseUrl: string) {
+  const pending = await pendingOf(tx, userId);
+  if (pending.length === 0) throw new NotFound("Nothing to pay: there are no pending orders");
+  const lines = chosen(pending, body);
+  const [direction] = await tx
+    .select()
+    .from(directions)
+    .where(
+      and(
+        eq(directions.userId, userId),
+        body.directionId === undefined ? undefined : eq(directions.id, body.directionId),
+      ),
+    )
+    .orderBy(asc(directions.id))
+    .limit(1);
+  if (!direction)
+    throw body.directionId === undefined
+      ? new InvalidInput("directionId", "You need to have an address to make the purchase!")
+      : new NotFound("Address Not Found");
+
+  const orderIds = lines.filter((line) => line.bulkOrderId === null).map((line) => line.id);
+  const bulkOrderIds = [
+    ...new Set(lines.flatMap((line) => (line.bulkOrderId === null ? [] : [line.bulkOrderId]))),
+  ];
+  const { totalCents: amountCents } = checkoutTotals(lines);
+  return { lines, orderIds, bulkOrderIds, amountCents, shippingAddress: addressOf(direction), baseUrl };
+}
+
+type Charge = Awaited<ReturnType<typeof chargeOf>>;
+
+/**
+ * The open checkout still charges this, while its hold lasts: reused once it has a session, waited for while
+ * another request asks the provider for one; null when it must be replaced.
+ */
+function keepOpen(open: OpenCheckout | undefined, charge: Charge): Decision | null {
+  const reusable =
+    open &&
+    open.expiresAt > new Date() &&
+    open.amountCents === charge.amountCents &&
+    open.baseUrl === charge.baseUrl &&
+    same(open.orderIds, charge.orderIds) &&
+    same(open.bulkOrderIds, charge.bulkOrderIds) &&
+    // jsonb keeps its own key order: compare the fields, not the text.
+    (Object.keys(charge.shippingAddress) as (keyof ShippingAddress)[]).every(
+      (key) => open.shippingAddress[key] === charge.shippingAddress[key],
+    );
+  if (reusable && open.providerCheckoutId && open.initPoint)
+    return {
+      kind: "reuse",
+      checkoutId: open.id,
+      providerCheckoutId: open.providerCheckoutId,
+      initPoint: open.initPoint,
+    };
+  // Another request is asking the provider for its session right now: one checkout, whatever the clicks.
+  if (reusable && open.starting) return { kind: "wait", checkoutId: open.id };
+  return null;
+}
+
+/**
+ * What is pending changed (or the hold ended, or its start died): the old checkout can't be paid any more.
+ * Its provider's id, to close there after the commit.
+ */
+async function replaceOpen(tx: Db, open: OpenCheckout): Promise<string | null> {
+  assertMove("checkout", open.status, "replaced", "shopper");
+  await tx.update(checkouts).set({ status: "replaced" }).where(eq(checkouts.id, open.id));
+  await releaseHolds(tx, open.id);
+  return open.providerCheckoutId;
+}
+
+/** A new checkout holding the charge's units, being started (its lease taken) until the provider answers. */
+async function openCheckout(tx: Db, deps: CheckoutDeps, userId: number, charge: Charge): Promise<Decision> {
+  const { lines, orderIds, bulkOrderIds, amountCents, baseUrl, shippingAddress } = charge;
+  const expiresAt = new Date(Date.now() + deps.holdSeconds * 1000);
+  assertMove("checkout", null, "open", "shopper");
+  const [created] = await tx
+    .insert(checkouts)
+    .values({
+      userId,
+      provider: deps.provider.name,
+      orderIds,
+      bulkOrderIds,
+      amountCents,
+      baseUrl,
+      shippingAddress,
+      expiresAt,
+      startingUntil: leaseFromNow(deps),
+    })
+    .returning({ id: checkouts.id });
+  // Refused with 409 "Only N left" before any payment: the whole transaction, old checkout included, rolls back.
+  await holdStock(tx, created!.id, unitsPerProduct(lines), expiresAt);
+  const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return {
+    kind: "create",
+    checkoutId: created!.id,
+    expiresAt,
+    lines,
+    amountCents,
+    payerEmail: buyer!.email,
+  };
 }
 
 const leaseFromNow = (deps: CheckoutDeps) =>
