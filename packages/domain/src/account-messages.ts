@@ -1,5 +1,5 @@
 /**
- * The texts of the account rules (SPEC.md §5), apart from the schemas so the web app can translate them
+ * The texts of the account rules (docs/product-rules.md §9), apart from the schemas so the web app can translate them
  * without loading zod on every page.
  */
 

@@ -16,7 +16,7 @@ import {
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues[0]?.message;
 
-describe("register rules (SPEC.md §5)", () => {
+describe("register rules (docs/product-rules.md §9)", () => {
   const valid = { firstName: "Ada", lastName: "Lovelace", email: "ada@voltio.test", password: "analytical" };
 
   it("accepts a complete form and trims the e-mail", () => {
@@ -43,7 +43,7 @@ describe("register rules (SPEC.md §5)", () => {
   });
 });
 
-describe("names in any language (issue 23 point 6, ADR 0016)", () => {
+describe("names in any language (ADR 0016)", () => {
   it.each([
     "Lucía",
     "María José",

@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES } from "./account-messages";
 import { idSchema, PRINTABLE, pageInfoSchema, pageQuery } from "./http";
 
 /**
- * Accounts (SPEC.md §5, DESIGN.md §5): the rules of the register, address and password forms with the texts
+ * Accounts (docs/product-rules.md §9, docs/product-rules.md §10): the rules of the register, address and password forms with the texts
  * the shopper sees, and the users API's schemas. The server validates with them and the web forms use them
  * through the zod resolver, so a rule can't differ between the two sides.
  */
@@ -18,10 +18,10 @@ export const EMAIL_MAX_LENGTH = 254;
 export const ADDRESSES_PER_USER_MAX = 20;
 
 /**
- * A real name (issue 23 point 6, ADR 0016): words of letters of any language — each letter may carry
+ * A real name (ADR 0016): words of letters of any language — each letter may carry
  * combining accents — joined by single spaces, hyphens or apostrophes ("María José", "Núñez O'Brien",
- * "Jean-Luc"). Digits, symbols and a separator at either end or twice in a row are refused with SPEC.md's
- * rule text. SPEC.md §5 allowed a–z only; a store with a Spanish interface can't refuse "Lucía".
+ * "Jean-Luc"). Digits, symbols and a separator at either end or twice in a row are refused with the specification's
+ * rule text. docs/product-rules.md §9 allowed a–z only; a store with a Spanish interface can't refuse "Lucía".
  */
 export const NAME_PATTERN = /^(?:\p{L}\p{M}*)+(?:[ '\u2019-](?:\p{L}\p{M}*)+)*$/u;
 
@@ -57,7 +57,7 @@ const loginPasswordSchema = z
   .min(1, m.passwordRequired)
   .max(PASSWORD_MAX_LENGTH, m.tooLong);
 
-/** POST /user/password/forgot: "Forgot password?" (issue 23 point 5). */
+/** POST /user/password/forgot: "Forgot password?". */
 export const passwordForgotSchema = z.object({ email: emailSchema });
 export type PasswordForgotInput = z.infer<typeof passwordForgotSchema>;
 
@@ -115,7 +115,7 @@ export const googleLoginSchema = z.object({ tokenId: z.string().min(1).max(8192)
 
 /** POST and DELETE /user/token. Refresh tokens are 43 base64url characters; anything else can't be one. */
 export const refreshTokenBodySchema = z.object({ token: z.string().min(1).max(200) });
-/** A new access token; the refresh token stays the same for the whole session (SPEC.md §7). */
+/** A new access token; the refresh token stays the same for the whole session (docs/product-rules.md §10.6). */
 export const refreshReplySchema = z.object({ token: z.string() });
 export type RefreshReply = z.infer<typeof refreshReplySchema>;
 
@@ -139,7 +139,7 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((value) => (value ? value : null));
 
-/** SPEC.md §5: streetNumber is converted to a number; an empty box is a missing required field. */
+/** docs/product-rules.md §9: streetNumber is converted to a number; an empty box is a missing required field. */
 const streetNumberSchema = z.preprocess(
   (value) => (value === "" || value === null ? undefined : typeof value === "string" ? Number(value) : value),
   z
@@ -191,7 +191,7 @@ export const profilePictureSchema = z
   }, m.pictureInvalid);
 
 /**
- * PUT /user changes one thing at a time (SPEC.md §4, profile editing): a name, the e-mail, the picture, the
+ * PUT /user changes one thing at a time (docs/product-rules.md §8, profile editing): a name, the e-mail, the picture, the
  * newsletter flag, the password (old and new together) or one address. Unknown keys such as `rol` are refused.
  */
 export const userUpdateSchema = z

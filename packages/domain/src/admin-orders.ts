@@ -5,11 +5,11 @@ import { ORDER_STATUSES, PURCHASE_STATUSES } from "./order-status";
 import { PURCHASE_NUMBER, carrierSchema, trackingNumberSchema } from "./purchase";
 
 /**
- * The back office's orders (SPEC.md §2 Admin orders 'All Orders', §4 Admin order status, §7 GET
- * /order/admin/bulk, PUT /order/…; issue 13): every purchase, single or bulk, of every shopper.
+ * The back office's orders (docs/product-rules.md §1 Admin orders 'All Orders', §8 Admin order status, §10.6 GET
+ * /order/admin/bulk, PUT /order/…): every purchase, single or bulk, of every shopper.
  */
 
-/** What the admin's status selector offers, in any order (SPEC.md §4: no ordering is enforced). */
+/** What the admin's status selector offers, in any order (docs/product-rules.md §8: no ordering is enforced). */
 export const ADMIN_ORDER_STATUSES = [
   "delivered",
   "finished",
@@ -33,7 +33,7 @@ export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
 /**
  * PUT /order/:id and PUT /order/bulk/:id by an admin. Shipping (onDelivery) may carry the parcel's tracking
- * number and carrier (issue 23 point 2): the shipping e-mail and the order page show them, with a link to the
+ * number and carrier: the shipping e-mail and the order page show them, with a link to the
  * carrier's tracking page when the carrier is known.
  */
 export const adminStatusChangeSchema = z.object({
@@ -64,7 +64,7 @@ const filters = {
   /** Only orders flagged 'refund needed' or 'amount mismatch' (true), or only one flag. */
   flagged: queryBooleanSchema.optional(),
   flag: z.enum(ORDER_FLAGS, { error: `must be one of ${ORDER_FLAGS.join(", ")}` }).optional(),
-  /** A purchase's number (V-000123 or 123), or part of its buyer's name or e-mail (issue 23 point 8). */
+  /** A purchase's number (V-000123 or 123), or part of its buyer's name or e-mail. */
   search: lineSchema(ADMIN_ORDER_SEARCH_MAX)
     .transform((value) => value || undefined)
     .optional(),

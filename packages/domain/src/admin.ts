@@ -4,8 +4,8 @@ import { storedDescription } from "./description";
 import { SALE_DAYS, normalizeSaleDay } from "./weekday";
 
 /**
- * What the back office sends (SPEC.md §2 Admin create/edit product, Admin discounts; §5 Validation rules;
- * issue 12): the same schemas validate the admin forms in the browser and the admin routes on the server,
+ * What the back office sends (docs/product-rules.md §1 Admin create/edit product, Admin discounts; §9 Validation rules):
+ * the same schemas validate the admin forms in the browser and the admin routes on the server,
  * with the SPEC's own messages.
  */
 
@@ -21,7 +21,7 @@ export const PRODUCT_MESSAGES = {
   negative: "The value cannot be negative",
 } as const;
 
-/** The picture a product gets when none is given (SPEC.md §5). */
+/** The picture a product gets when none is given (docs/product-rules.md §9). */
 export const DEFAULT_PRODUCT_IMAGE = "/illustrations/placeholder.svg";
 
 const requiredText = (message: string, max: number) =>
@@ -77,7 +77,7 @@ export const imageUrlSchema = z
   .transform((value) => (isSitePath(value) && !value.startsWith("/") ? `/${value}` : value));
 
 /**
- * A client written against SPEC.md sends back what GET gave it: a picture as `{url, altText}`, a category
+ * A client written against docs/product-rules.md sends back what GET gave it: a picture as `{url, altText}`, a category
  * as `{id, name}`, a sale's product or category as the object it picked. Each is taken as the plain value
  * it carries (the same rules apply to it); anything else in the object is ignored.
  */
@@ -117,7 +117,7 @@ export const productInputSchema = z.object({
       .min(0, "must be at least 0")
       .max(INT4_MAX, `must be at most ${INT4_MAX}`),
   ).optional(),
-  /** Empty: the default picture (SPEC.md §5). */
+  /** Empty: the default picture (docs/product-rules.md §9). */
   images: z
     .array(orObjectOf("url", imageUrlSchema), { error: PRODUCT_MESSAGES.images })
     .max(20, "must list at most 20 images")
@@ -140,7 +140,7 @@ export const SALE_MESSAGES = {
   missing: "Some fields are missing. Check again",
 } as const;
 
-/** SPEC.md §5: letters, digits, underscore, colon, space, ampersand and parentheses. */
+/** docs/product-rules.md §9: letters, digits, underscore, colon, space, ampersand and parentheses. */
 const SALE_DESCRIPTION = /^[A-Za-z0-9_: &()]+$/;
 
 /** POST /sale and PUT /sale (admin). `day` takes monday..sunday, mon..sun or all; stored as mon..sun|all. */
@@ -210,7 +210,7 @@ const dateOnly = z
 export const statsQuerySchema = z.object({ from: dateOnly.optional(), to: dateOnly.optional() });
 export type StatsQuery = z.infer<typeof statsQuerySchema>;
 
-/** The dashboard's figures (SPEC.md §2 Admin dashboard), aggregated in SQL. Money in US dollars. */
+/** The dashboard's figures (docs/product-rules.md §1 Admin dashboard), aggregated in SQL. Money in US dollars. */
 export const statsReplySchema = z.object({
   from: z.string(),
   to: z.string(),

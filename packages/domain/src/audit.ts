@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idSchema, pageInfoSchema, pageQuery } from "./http";
 
-/** The audit log of the back office (issue 13 point 5): every admin change, who made it, when, before/after. */
+/** The audit log of the back office: every admin change, who made it, when, before/after. */
 export const AUDIT_ENTITIES = [
   "product",
   "sale",

@@ -14,7 +14,7 @@ export {
   type ListingFilters,
 } from "./listing";
 
-/** Schemas of the catalogue API (DESIGN.md §5): the server validates with them, the web client types with them. */
+/** Schemas of the catalogue API (docs/product-rules.md §10): the server validates with them, the web client types with them. */
 
 export const PRODUCTS_DEFAULT_LIMIT = 16;
 export const PRODUCTS_MAX_LIMIT = 1000;

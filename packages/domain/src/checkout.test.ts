@@ -22,7 +22,7 @@ const line = (values: Partial<PendingLine>): PendingLine => ({
 const charged = (items: ReturnType<typeof checkoutItems>) =>
   items.reduce((sum, item) => sum + item.amount * item.unitPriceCents, 0);
 
-describe("checkoutItems (SPEC.md §7: what the provider charges for a pending line)", () => {
+describe("checkoutItems (docs/product-rules.md §10.6: what the provider charges for a pending line)", () => {
   it("a line without a sale is one item carrying the line's shipping", () => {
     expect(checkoutItems(line({ amount: 3, lineTotalCents: 8997 }))).toEqual([
       { title: "Mouse", amount: 3, unitPriceCents: 2999, shippingCents: 500, discountPercentage: null },
@@ -92,7 +92,7 @@ describe("checkoutTotals: the one money rule of every screen (ADR 0015)", () => 
   });
 });
 
-describe("providerItems (SPEC.md §7: what POST /{provider}/pay sends)", () => {
+describe("providerItems (docs/product-rules.md §10.6: what POST /{provider}/pay sends)", () => {
   it("ends with the shippingCost item carrying the summed shipping", () => {
     const items = providerItems([line({}), line({ title: "Keyboard", shippingCents: 1200 })]);
     expect(items.at(-1)).toEqual({ title: SHIPPING_ITEM_TITLE, amount: 1, unitPriceCents: 1700 });

@@ -1,5 +1,5 @@
 /**
- * What a checkout charges (SPEC.md §2 Checkout, §7 Payment; ADRs 0008, 0013, 0015): each pending line as the
+ * What a checkout charges (docs/product-rules.md §1 Checkout, §10.6 Payment; ADRs 0008, 0013, 0015): each pending line as the
  * server snapshotted it, an 'on Nth unit' discount split into a line of its own with no shipping, and the
  * sums every screen shows. The server builds the provider's items with it and the page draws the same lines,
  * so the shopper pays exactly what they saw.
@@ -99,7 +99,7 @@ export function checkoutTotals(lines: readonly TotalsLine[]): CheckoutTotals {
   return { productsCents, shippingCents, totalCents: productsCents + shippingCents };
 }
 
-/** SPEC.md §7: the pseudo item that carries the shipping, last in the provider's items. */
+/** docs/product-rules.md §10.6: the pseudo item that carries the shipping, last in the provider's items. */
 export const SHIPPING_ITEM_TITLE = "shippingCost";
 
 /**

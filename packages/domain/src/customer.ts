@@ -5,7 +5,7 @@ import { PURCHASE_STATUSES } from "./order-status";
 import { PURCHASE_NUMBER } from "./purchase";
 
 /**
- * The back office's customer page (issue 23 point 8): one account's profile, addresses, purchases, lifetime
+ * The back office's customer page: one account's profile, addresses, purchases, lifetime
  * spend and reviews, for GET /user/admin/:id/customer. Money in US dollars, as every reply speaks it.
  */
 

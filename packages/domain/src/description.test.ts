@@ -12,7 +12,7 @@ describe("storedDescription", () => {
     expect(storedDescription(typed)).toBe(stored);
   });
 
-  it("loses no sentence to a client that drops the last fragment at '. ' (SPEC.md §2)", () => {
+  it("loses no sentence to a client that drops the last fragment at '. ' (docs/product-rules.md §1)", () => {
     for (const typed of ["One. Two. Three.", "One. Two. Three", "One"]) {
       const fragments = storedDescription(typed).split(". ");
       expect(fragments.slice(0, -1)).toEqual(typed.replace(/\.$/, "").split(". "));
@@ -20,7 +20,7 @@ describe("storedDescription", () => {
   });
 });
 
-describe("descriptionBullets (SPEC.md §2: sentences at '. ', the empty last fragment dropped)", () => {
+describe("descriptionBullets (docs/product-rules.md §1: sentences at '. ', the empty last fragment dropped)", () => {
   it("keeps every sentence of a stored description", () => {
     expect(descriptionBullets("Fast SSD. 1 TB of storage. Great value. ")).toEqual([
       "Fast SSD",

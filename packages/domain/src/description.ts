@@ -1,7 +1,7 @@
 /**
- * A product's description (SPEC.md §2 Product detail): sentences separated by '. ', shown as bullet points,
+ * A product's description (docs/product-rules.md §1 Product detail): sentences separated by '. ', shown as bullet points,
  * the last fragment dropped — the empty one after a final '. '. The store keeps every description ending
- * in '. ', so a client that drops the last fragment, as SPEC.md's does, loses no sentence (issue 14).
+ * in '. ', so a client that drops the last fragment, as the original specification's client does, loses no sentence.
  */
 
 /** The description as stored: trimmed, each line's end kept, ending in '. ' when it has any text. */

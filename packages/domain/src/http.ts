@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The building blocks every API schema shares (DESIGN.md §5): ids, numbers typed into forms, text, and the
+ * The building blocks every API schema shares (docs/product-rules.md §10): ids, numbers typed into forms, text, and the
  * error reply. Clients send form values as they are typed, so a number may arrive as the canonical string
  * "31.50" or "7" — but never as "0x10", "1e3", " 7" or "", which JavaScript's Number() would quietly accept.
  */
@@ -60,7 +60,7 @@ export const errorSchema = z.object({
 });
 export type ErrorReply = z.infer<typeof errorSchema>;
 
-/** SPEC.md §8: an expired access token answers 403 with the error's name, which the client refreshes on. */
+/** docs/product-rules.md §10.7: an expired access token answers 403 with the error's name, which the client refreshes on. */
 export const tokenExpiredSchema = z.object({ error: z.object({ name: z.string(), message: z.string() }) });
 
 export const messageReplySchema = z.object({ msg: z.string() });

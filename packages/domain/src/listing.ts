@@ -1,5 +1,5 @@
 /**
- * The storefront's listing (SPEC.md §2 /products) as its URL query states it, without zod: the browser's
+ * The storefront's listing (docs/product-rules.md §1 /products) as its URL query states it, without zod: the browser's
  * listing page reads it on its first paint (ADR 0006) and the server's render reads it the same way. The
  * API's schemas for the same query are in catalog.ts.
  */
@@ -8,7 +8,7 @@
 export const SEARCH_MAX_LENGTH = 100;
 
 /**
- * What a /products page (SPEC.md §2) asks the API for, read from the page's query: the storefront's grid
+ * What a /products page (docs/product-rules.md §1) asks the API for, read from the page's query: the storefront's grid
  * (apps/web listing-query.ts) and the server's render, whose embedded reply must sit under the same API path.
  */
 export interface ListingFilters {

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { pageInfoSchema, pageQuery } from "./http";
 
 /**
- * The newsletter and the store's social networks (SPEC.md §2 Admin newsletter 'Edit Newsletter', §5
- * Newsletter, §7 POST /emails and POST /networks; issue 13).
+ * The newsletter and the store's social networks (docs/product-rules.md §1 Admin newsletter 'Edit Newsletter', §9
+ * Newsletter, §7 POST /emails and POST /networks).
  */
 
 export const NEWSLETTER_MESSAGES = {
@@ -22,7 +22,7 @@ export const NEWSLETTER_MESSAGE_MAX = 20_000;
 /** Typed receivers one send may list (the subscribed users of 'All' are not counted here). */
 export const NEWSLETTER_RECEIVERS_MAX = 10_000;
 
-/** SPEC.md §5: 'a standard e-mail pattern'. */
+/** docs/product-rules.md §9: 'a standard e-mail pattern'. */
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/;
 
 export interface Receivers {
@@ -30,11 +30,11 @@ export interface Receivers {
   all: boolean;
   /** Typed addresses: valid, lower-cased, each once. */
   addresses: string[];
-  /** What was left out: empty or not an e-mail (SPEC.md §5: silently ignored by the picker). */
+  /** What was left out: empty or not an e-mail (docs/product-rules.md §9: silently ignored by the picker). */
   ignored: string[];
 }
 
-/** SPEC.md §5: a typed receiver must be an e-mail; empty or invalid ones are ignored; deduplicated. */
+/** docs/product-rules.md §9: a typed receiver must be an e-mail; empty or invalid ones are ignored; deduplicated. */
 export function parseReceivers(receivers: readonly string[]): Receivers {
   const addresses = new Set<string>();
   const ignored: string[] = [];

@@ -1,10 +1,10 @@
 /**
- * The statuses of an order line (SPEC.md §3 'Order status values'), in a file of their own: the catalogue
+ * The statuses of an order line (docs/product-rules.md §13 'Order status values'), in a file of their own: the catalogue
  * (ratings), the reviews and the orders all need them, and orders.ts imports the catalogue. Without zod, so
  * the storefront's shell and pages can use them (and the most units of a line) without loading it (ADR 0006).
  */
 
-/** The statuses a purchase can have: everything but a wishlist or cart line (SPEC.md §7's history asks these). */
+/** The statuses a purchase can have: everything but a wishlist or cart line (docs/product-rules.md §10.6's history asks these). */
 export const PURCHASE_STATUSES = [
   "pending",
   "finished",
@@ -31,7 +31,7 @@ export const isPaidStatus = (status: string): status is PaidStatus =>
   (PAID_STATUSES as readonly string[]).includes(status);
 
 /**
- * A purchase's one number (issue 21 point 7): the checkout that paid it, single or bulk, as the shopper, the
+ * A purchase's one number: the checkout that paid it, single or bulk, as the shopper, the
  * e-mails, the back office and the provider (its external reference) all read it.
  */
 export const orderNumber = (checkoutId: number) => `V-${String(checkoutId).padStart(6, "0")}`;

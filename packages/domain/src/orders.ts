@@ -5,7 +5,7 @@ import { ORDER_AMOUNT_MAX, ORDER_STATUSES } from "./order-status";
 import { PURCHASE_NUMBER } from "./purchase";
 
 /**
- * Order lines (SPEC.md §4 Adding/Buy flow, §7 Orders; DESIGN.md §5): a shopper's wishlist and cart lines,
+ * Order lines (docs/product-rules.md §8 Adding/Buy flow, §10.6 Orders; docs/product-rules.md §10): a shopper's wishlist and cart lines,
  * pending purchases and what happens to them afterwards.
  */
 export { ORDER_AMOUNT_MAX, ORDER_STATUSES, PAID_STATUSES, isPaidStatus } from "./order-status";
@@ -28,7 +28,7 @@ const localDateSchema = lineSchema(64);
 
 /**
  * POST /order. Anything else the client sends (price, title, stock, shipping…) is dropped: the server reads
- * the product from the catalogue. `pending` buys the product at once (SPEC.md §4 Buy flow: 'a pending line
+ * the product from the catalogue. `pending` buys the product at once (docs/product-rules.md §8 Buy flow: 'a pending line
  * is created from the detail page'): a new purchase line with today's price snapshot.
  */
 export const orderAddSchema = z.object({
@@ -78,7 +78,7 @@ export type BulkOrderInput = z.infer<typeof bulkOrderSchema>;
 export const MERGE_LINES_MAX = 200;
 
 /**
- * POST /order/merge (issue 9 point 3): a guest's lists joined to the shopper's at login, in one transaction.
+ * POST /order/merge: a guest's lists joined to the shopper's at login, in one transaction.
  * `key` names this merge: the browser keeps it with the lists until the server answered, so a merge sent
  * again (its reply was lost) is recognised and changes nothing the second time.
  */

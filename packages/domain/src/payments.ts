@@ -2,12 +2,12 @@ import { z } from "zod";
 import { shippingAddressSchema } from "./account";
 import { idSchema, lineSchema, numberInput, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 
-/** Card payments (SPEC.md §4 Payment, §7 Payment; DESIGN.md §4–5). */
+/** Card payments (docs/product-rules.md §8 Payment, §10.6 Payment; docs/product-rules.md §10–11). */
 export const PAYMENT_PROVIDERS = ["sandbox", "mercadopago", "stripe"] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /**
- * POST /{provider}/pay. SPEC.md's client sends the items it shows and the page's address; the server charges
+ * POST /{provider}/pay. the original specification's client sends the items it shows and the page's address; the server charges
  * what the shopper has pending from its own books, so `items` is read only as far as it must be well formed.
  */
 export const payBodySchema = z.object({
@@ -26,7 +26,7 @@ export const payBodySchema = z.object({
   directionId: idSchema.optional(),
   /**
    * What to pay (ADR 0015): these pending lines bought on their own and these pending bulk orders. Without
-   * either, everything the shopper has pending, as SPEC.md's client expects.
+   * either, everything the shopper has pending, as the original specification's client expects.
    */
   orderIds: z
     .array(idSchema)
@@ -79,7 +79,7 @@ export const orderSummarySchema = z.object({
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
 /**
- * GET /{provider}/feedback: the payment as the server verified it with the provider (SPEC.md §7: Status and
+ * GET /{provider}/feedback: the payment as the server verified it with the provider (docs/product-rules.md §10.6: Status and
  * Payment), with what it bought once approved and the provider's reason for a decline.
  */
 export const feedbackReplySchema = z.object({

@@ -51,7 +51,7 @@ describe("priceToday", () => {
   });
 });
 
-describe("linePriceCents (SPEC.md §2 Cart: unit price × amount)", () => {
+describe("linePriceCents (docs/product-rules.md §1 Cart: unit price × amount)", () => {
   it("without a sale: unit price times amount", () => {
     expect(linePriceCents(priceToday(mouse(), [], "mon"), 3)).toBe(8997);
   });

@@ -4,7 +4,7 @@ import type { Weekday } from "./weekday";
 
 /** What a product costs today: the storefront shows it, the JSON-LD states it, the cart multiplies it. */
 export interface PriceToday {
-  /** The sale that applies today (SPEC.md §9: highest percentage among product, category and global sales). */
+  /** The sale that applies today (docs/product-rules.md §12: highest percentage among product, category and global sales). */
   sale: SaleTerms | null;
   originalCents: number;
   /** What one unit costs: discounted only when the sale applies to every unit (productAmount 0). */

@@ -4,7 +4,7 @@ import { lineSchema } from "./http";
 import { ORDER_STATUSES } from "./order-status";
 
 /**
- * After the purchase (issue 23 points 1–4): a paid checkout seen as one purchase with its number (V-000123),
+ * After the purchase: a paid checkout seen as one purchase with its number (V-000123),
  * its lines, money, address, payment, shipments with their history and tracking, and what "buy again" did.
  * The server answers these shapes and the web's order page reads them.
  */

@@ -1,7 +1,7 @@
 import { PAID_STATUSES } from "./order-status";
 
 /**
- * What the storefront's pages need of reviews (SPEC.md §2 Product detail 'Reviews'), without zod: every
+ * What the storefront's pages need of reviews (docs/product-rules.md §1 Product detail 'Reviews'), without zod: every
  * product tile draws the stars, and the product page shows the form. The API's schemas are in reviews.ts.
  */
 export const RATING_MAX = 5;

@@ -3,7 +3,7 @@ import { idSchema, integerInput } from "./http";
 import { RATING_MAX, REVIEW_CONTENT_MAX } from "./review-rules";
 
 /**
- * Reviews (SPEC.md §2 Product detail 'Reviews', §4 Review, §7 Reviews; DESIGN.md §4): one per customer per
+ * Reviews (docs/product-rules.md §1 Product detail 'Reviews', §8 Review, §10.6 Reviews; docs/product-rules.md §11): one per customer per
  * product, from customers who bought it, with a rating of 1 to 5 stars.
  */
 export { RATING_MAX, REVIEW_CONTENT_MAX, REVIEWABLE_STATUSES } from "./review-rules";
@@ -36,7 +36,7 @@ export const reviewDeleteSchema = z.object({ id: idSchema });
 
 /**
  * A review as GET /comment lists it. Other reviewers' e-mails are personal data: only the caller's own review
- * carries it (the client recognises its own review by it, SPEC.md §2), others show a last initial.
+ * carries it (the client recognises its own review by it, docs/product-rules.md §1), others show a last initial.
  */
 export const reviewSchema = z.object({
   id: z.number().int(),

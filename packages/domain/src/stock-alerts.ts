@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Back-in-stock requests (issue 23 point 9): a signed-in shopper asks to be told when a sold-out product
+ * Back-in-stock requests: a signed-in shopper asks to be told when a sold-out product
  * can be bought again; the first restock e-mails them once and the request ends.
  */
 

@@ -15,7 +15,7 @@ import { bulkOrders, orders, products, users } from "../../db/schema";
 import { likeLiteral } from "../../db/like";
 
 /**
- * The back office's orders (SPEC.md §2 'All Orders', §4 Admin order status; issue 13 point 1): every
+ * The back office's orders (docs/product-rules.md §1 'All Orders', §8 Admin order status): every
  * purchase of every shopper, single lines and bulk orders alike, listed, exported and moved on by an admin. Here: the list (admin-export.ts: the CSV; admin-status.ts: the moves).
  */
 
@@ -28,7 +28,7 @@ export interface PurchaseKey {
 }
 
 /**
- * The back office's search box (issue 23 point 8): the purchase's number (V-000123, v-123 or 123), or part of
+ * The back office's search box: the purchase's number (V-000123, v-123 or 123), or part of
  * the buyer's first name, last name, full name or e-mail, whatever its case.
  */
 function searchOn(table: { userId: AnyPgColumn; checkoutId: AnyPgColumn }, search: string): SQL {

@@ -1,7 +1,7 @@
 import type { MailMessage } from "../../integrations/mail/outbox";
 
 /**
- * The buyer's e-mail when an admin moves their order on (issue 13 point 1): on its way, delivered or
+ * The buyer's e-mail when an admin moves their order on: on its way, delivered or
  * cancelled. The store doesn't know the buyer's language, so the message says it in English, then in
  * Spanish, as the payment e-mails do (payments/order-mail.ts).
  */
@@ -14,7 +14,7 @@ export interface StatusMailOrder {
   /** The purchase's number (V-000123) once paid: the one the shopper saw on the result page and e-mails. */
   number: string | null;
   products: { title: string; amount: number }[];
-  /** The order page at the store (issue 23 point 1); null for a purchase without a number. */
+  /** The order page at the store; null for a purchase without a number. */
   link: string | null;
   /** The parcel's tracking, once the admin gave it when shipping. */
   tracking: { number: string; carrier: string | null; url: string | null } | null;

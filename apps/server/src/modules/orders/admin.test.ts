@@ -8,7 +8,7 @@ import { auditLog, bulkOrders, mailOutbox, orders, products, refunds } from "../
 import { csvField, ordersCsv } from "./admin-export";
 
 /**
- * The back office's orders (issue 13 point 1): the list and its CSV export, and an admin moving any
+ * The back office's orders: the list and its CSV export, and an admin moving any
  * shopper's purchase on — stock, e-mail and audit included — on the real app and database.
  */
 let t: TestContext;

@@ -5,7 +5,7 @@ import { shop, type Headers, type Shop } from "../../../test/shop";
 import { bulkOrders, orders, products } from "../../db/schema";
 
 /**
- * Taking a line back from checkout (issue 23 point 7, ADR 0015): PUT /order/:id {status: "inCart"} on a
+ * Taking a line back from checkout (ADR 0015): PUT /order/:id {status: "inCart"} on a
  * pending line turns it into a cart line again.
  */
 let t: TestContext;

@@ -7,7 +7,7 @@ import { InvalidInput, NotFound } from "../../errors";
 import { lockStock, releaseShopperHolds, sellable } from "../inventory/stock";
 
 /**
- * Taking a line back from checkout (issue 23 point 7, ADR 0015): PUT /order/:id {status: "inCart"} on a pending
+ * Taking a line back from checkout (ADR 0015): PUT /order/:id {status: "inCart"} on a pending
  * line, bought alone or inside a pending bulk order. It becomes a cart line again, priced today like any cart
  * line; with a cart line of that product already there (one per user and product) the two merge, capped at
  * what is left. A line inside an open checkout leaves it as DELETE /order/:id leaves it (ADR 0013): the

@@ -10,7 +10,7 @@ import { productsByIds } from "../catalog/service";
 import { lockStock, sellable, tooMany } from "../inventory/stock";
 import { lineColumns, selectPricedLines, snapshotOf, withProducts, type PricingContext } from "./service";
 
-/** A shopper's bulk orders (SPEC.md 'Buy All'): several cart lines bought as one purchase. */
+/** A shopper's bulk orders (docs/product-rules.md 'Buy All'): several cart lines bought as one purchase. */
 
 /**
  * POST /order/bulk: the caller's cart lines become one pending purchase, each with its price snapshot. One

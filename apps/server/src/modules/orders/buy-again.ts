@@ -6,7 +6,7 @@ import { lockStock, sellable } from "../inventory/stock";
 import type { LoadedPurchase } from "./purchase-read-model";
 
 /**
- * "Buy again" (issue 23 point 4): the purchase's products go into the buyer's cart, one cart line per
+ * "Buy again": the purchase's products go into the buyer's cart, one cart line per
  * product (added to a line already there), each capped at what can be sold now. What didn't fit is listed,
  * so the page can say which products are gone or short.
  */

@@ -6,7 +6,7 @@ import { lineColumns } from "./service";
 import { lockStock } from "../inventory/stock";
 
 /**
- * POST /order/merge (SPEC.md §4 Login, issue 9 point 3): a guest's cart and wishlist joined to the shopper's
+ * POST /order/merge (docs/product-rules.md §8 Login): a guest's cart and wishlist joined to the shopper's
  * in one transaction, so a merge cut short changes nothing and the browser sends it again. Cart amounts are
  * added and capped at the stock; wishlist lines are a set. The merge's key is stored with it: the same merge
  * sent twice (its reply was lost on the way) is answered without adding the amounts a second time.

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 
 /**
- * Cart totals with each demo sale on each weekday (issue 9 point 6), on a store clock the test sets. The demo
+ * Cart totals with each demo sale on each weekday, on a store clock the test sets. The demo
  * sales: 10% off everything on Fridays; every third mouse free; 40% off the second keyboard on Sundays; 35%
  * off the UBOTIE keyboard (product 15) on Thursdays. The store is in Buenos Aires (UTC−3): its weekday, not
- * the server's, decides. Totals round once, at the line (DESIGN.md §4).
+ * the server's, decides. Totals round once, at the line (docs/product-rules.md §11).
  */
 let t: TestContext;
 let clock = new Date();

@@ -9,7 +9,7 @@ import { SHOP_BASE_URL, shop, type Headers, type Shop } from "../../../test/shop
 import { mailOutbox, orders, products, users } from "../../db/schema";
 
 /**
- * After the purchase (issue 23 points 1–4, 8): the order page's API, tracking in the shipping e-mails, the
+ * After the purchase: the order page's API, tracking in the shipping e-mails, the
  * PDF receipt, "buy again" and the back office's order search, on the real app and database.
  */
 let t: TestContext;

@@ -25,7 +25,7 @@ import { NotFound } from "../../errors";
 import type { Caller } from "../identity/caller";
 
 /**
- * A purchase as its buyer (and the back office) sees it after paying (issue 23 point 1): everything a paid
+ * A purchase as its buyer (and the back office) sees it after paying: everything a paid
  * checkout covers — its single lines and bulk orders, each a shipment with its own status and history
  * (order_events, kept by triggers) — with the money, the address and the payment. The order page, the receipt
  * and "buy again" all read it from here.

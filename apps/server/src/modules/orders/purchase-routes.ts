@@ -19,7 +19,7 @@ export interface PurchaseRoutesDeps {
 }
 
 /**
- * A shopper's paid purchases (issue 23 points 1, 3, 4): the list, one purchase's page, its PDF receipt and
+ * A shopper's paid purchases: the list, one purchase's page, its PDF receipt and
  * "buy again". The buyer and admins may open a purchase; to anyone else it doesn't exist (404, as an unknown
  * number). Registered by orderRoutes, whose hooks keep these replies out of caches.
  */

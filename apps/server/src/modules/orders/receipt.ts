@@ -3,7 +3,7 @@ import { formatDollars } from "@voltio/domain/money";
 import type { Purchase } from "@voltio/domain/purchase";
 
 /**
- * A purchase's receipt as a PDF (issue 23 point 3): number, date, store, buyer, lines with their sales,
+ * A purchase's receipt as a PDF: number, date, store, buyer, lines with their sales,
  * shipping, total and the payment's reference. pdfkit's built-in Helvetica needs no font file; the buyer
  * doesn't choose a language here, so labels say it in English and Spanish, as the e-mails do.
  */

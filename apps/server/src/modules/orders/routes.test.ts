@@ -228,7 +228,7 @@ describe("PUT /order/:id", () => {
     const bought = (await add(me, { status: "pending", productId })).json<{ id: number }>();
     expect((await put(me, bought.id, { status: "pending" })).statusCode).toBe(400);
     expect((await put(me, bought.id, { amount: -1 })).statusCode).toBe(400);
-    // Taken back from checkout it is a cart line again (issue 23, ADR 0015; back-to-cart.test.ts).
+    // Taken back from checkout it is a cart line again (ADR 0015; back-to-cart.test.ts).
     expect((await put(me, bought.id, { status: "inCart" })).statusCode).toBe(200);
     expect((await put(me, wish.id, { amount: 2 })).statusCode).toBe(400);
     expect((await put(someoneElse, wish.id, { status: "inCart" })).statusCode).toBe(404);

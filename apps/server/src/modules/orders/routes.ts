@@ -61,8 +61,8 @@ export interface OrderRoutesDeps {
 }
 
 /**
- * The shopper's cart, wishlist and pending lines (SPEC.md §4, §7 Orders; DESIGN.md §5). Admins can't buy
- * (SPEC.md §6): they are refused on the shopper's routes. The back office's routes (issue 13) list, export
+ * The shopper's cart, wishlist and pending lines (docs/product-rules.md §8, §10.6 Orders; docs/product-rules.md §10). Admins can't buy
+ * (docs/product-rules.md §11.1): they are refused on the shopper's routes. The back office's routes list, export
  * and move on every shopper's purchases; PUT /order/:id serves both, by the caller's role.
  */
 export function orderRoutes({

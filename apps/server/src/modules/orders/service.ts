@@ -22,7 +22,7 @@ import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/
 import { backToCart } from "./back-to-cart";
 
 /**
- * A shopper's order lines (SPEC.md §4, §7 Orders; DESIGN.md §4–5). Every write that checks a line against
+ * A shopper's order lines (docs/product-rules.md §8, §10.6 Orders; docs/product-rules.md §10–11). Every write that checks a line against
  * its product's stock runs in one transaction that first locks the product's row: adds, deltas and moves of
  * one product take turns, so two of them can't both pass the stock check.
  */
@@ -144,7 +144,7 @@ export async function updateOrder(
   pricing: PricingContext,
 ): Promise<OrderUpdateReply> {
   const { productId, status } = await ownLine(db, userId, id);
-  // Taken back from checkout (issue 23): its own transaction, which starts with the checkout's holds.
+  // Taken back from checkout: its own transaction, which starts with the checkout's holds.
   if ("status" in change && change.status === "inCart" && status === "pending")
     return backToCart(db, userId, id);
   return db.transaction(async (tx) => {

@@ -21,7 +21,7 @@ import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
 import { assertMove } from "./moves";
 
 /**
- * Starting a payment (issue 10, issue 21 points 1–2, issue 23 point 7; DESIGN.md §4). A checkout covers what
+ * Starting a payment (docs/product-rules.md §11). A checkout covers what
  * the shopper chose to pay (`orderIds`, `bulkOrderIds`; everything pending when they name nothing, as SPEC's
  * client does), at the prices snapshotted when the lines became pending, and holds its
  * units for STOCK_HOLD_SECONDS: a buyer who can't have every unit is told before paying. A shopper has one

@@ -9,11 +9,11 @@ import type { ProviderCheckout } from "../../integrations/payments/provider";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "../../integrations/payments/sandbox-webhook";
 
 /**
- * The money invariants of issue 21 point 9, model-based: fast-check interleaves shoppers who buy, pay, pay
+ * The money invariants, model-based: fast-check interleaves shoppers who buy, pay, pay
  * twice, approve or decline on the card page, lose their return page, see webhooks repeated and reordered,
  * see their hold expire or remove a line, buy several lines as one order, pay a chosen part of what is pending
- * or take a line back to the cart (issue 23), die between saving a checkout and the provider's answer, or type a
- * card in an old tab while a newer Pay replaces its checkout (issue 38), with the payments worker and admins
+ * or take a line back to the cart, die between saving a checkout and the provider's answer, or type a
+ * card in an old tab while a newer Pay replaces its checkout, with the payments worker and admins
  * moving and refunding orders — 3 shoppers, 2 products with little stock. After every step, on the real app and
  * database:
  *   available ≥ 0; available + sold + held = initial (available: the shelf less the active holds);

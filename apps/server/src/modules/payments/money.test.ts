@@ -19,7 +19,7 @@ import { startCheckout } from "./checkout";
 import { settlePayment } from "./settlement";
 
 /**
- * Money that adds up (issue 21), with the sandbox provider on the real app: one checkout per shopper, stock
+ * Money that adds up, with the sandbox provider on the real app: one checkout per shopper, stock
  * held while paying, refunds through the provider, every charge accounted for.
  */
 let t: TestContext;
@@ -146,7 +146,7 @@ describe("one checkout at a time", () => {
   });
 });
 
-describe("an old tab and a newer Pay (issue 38 point 5)", () => {
+describe("an old tab and a newer Pay", () => {
   /** The provider closes a checkout only after `meanwhile` ran: what an old tab does in between. */
   async function slowToClose<T>(
     providerCheckoutId: string,
@@ -228,7 +228,7 @@ describe("an old tab and a newer Pay (issue 38 point 5)", () => {
   });
 });
 
-describe("a Pay that died between saving its checkout and the provider's answer (issue 38 point 5)", () => {
+describe("a Pay that died between saving its checkout and the provider's answer", () => {
   /** The provider's next checkout answers only when the returned function is called. */
   function holdNextCheckout() {
     const provider = t.app.paymentProvider;

@@ -6,7 +6,7 @@ import type { MailMessage } from "../../integrations/mail/outbox";
 import type { AutomaticRefundCause } from "./refunds";
 
 /**
- * The buyer's e-mails about a checkout (issue 10 point 6), queued in the transaction that settles it. The
+ * The buyer's e-mails about a checkout, queued in the transaction that settles it. The
  * store doesn't know the buyer's language, so each message says it in English, then in Spanish.
  */
 export interface SettledLine {
@@ -27,7 +27,7 @@ const addressLine = (address: ShippingAddress) =>
     .filter(Boolean)
     .join(", ");
 
-/** The order page of a checkout's purchase, at the store's address the buyer paid from (issue 23 point 1). */
+/** The order page of a checkout's purchase, at the store's address the buyer paid from. */
 export const orderPageOf = (checkout: { id: number; baseUrl: string }) =>
   `${checkout.baseUrl.replace(/\/+$/, "")}/purchases/${orderNumber(checkout.id)}`;
 

@@ -6,7 +6,7 @@ import { mailOutbox, payments, sandboxCharges, stockHolds } from "../../db/schem
 import { settlePayment } from "./settlement";
 
 /**
- * Issue 38 point 5: every refund the store decides on its own e-mails the buyer (the owner's refund template,
+ * Every refund the store decides on its own e-mails the buyer (the owner's refund template,
  * with the reason in English and Spanish), in the transaction that decides it, once; and a buyer whose
  * payment goes back is never told that payment confirmed an order.
  */

@@ -14,7 +14,7 @@ import { buyerEmail } from "../users/erasure";
 import { automaticRefundReason, refundMail } from "./order-mail";
 
 /**
- * Refunds through the provider (issue 21 point 3). A refund is queued in the transaction that decides it
+ * Refunds through the provider. A refund is queued in the transaction that decides it
  * (a row of `refunds`), sent after the commit and retried by the payments worker until the provider takes
  * it; the refund's id is its idempotency key, so a retry after a lost answer refunds once.
  */

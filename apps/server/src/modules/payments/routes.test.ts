@@ -5,7 +5,7 @@ import { shop, type Headers, type Shop } from "../../../test/shop";
 import { bulkOrders, checkouts, mailOutbox, orders, sandboxCharges } from "../../db/schema";
 
 /**
- * The money path with the built-in sandbox provider (issue 10 points 2–4): pay → the sandbox's card page →
+ * The money path with the built-in sandbox provider: pay → the sandbox's card page →
  * the return page's feedback. The card page is driven as a browser posts its form.
  */
 let t: TestContext;

@@ -5,7 +5,7 @@ import { shop, type Headers, type Shop } from "../../../test/shop";
 import { checkouts, sandboxCharges } from "../../db/schema";
 
 /**
- * Paying a chosen set of pending orders (issue 23 point 7, ADR 0015): a "Buy now" pays that product only
+ * Paying a chosen set of pending orders (ADR 0015): a "Buy now" pays that product only
  * unless the shopper adds the rest; SPEC's client, which names nothing, still pays everything pending.
  */
 let t: TestContext;

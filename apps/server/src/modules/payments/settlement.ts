@@ -17,7 +17,7 @@ import { orderConfirmation } from "./order-mail";
 import { queueAutomaticRefund, type AutomaticRefundCause } from "./refunds";
 
 /**
- * Settlement (issue 10, issue 21; DESIGN.md §4): what the provider says of a payment, recorded, and an
+ * Settlement (docs/product-rules.md §11): what the provider says of a payment, recorded, and an
  * approved one either finishes its checkout's orders (the hold becomes a sale) or, when it can't be delivered
  * (a closed or already paid checkout, the wrong amount or currency, orders no longer pending, stock gone, a
  * retired product), is refunded through the provider. The return page, the webhook, the re-check worker and

@@ -6,7 +6,7 @@ import { runDueRefunds } from "./refunds";
 import { claimStaleCheckouts, recheckCheckout, type Settled } from "./settlement";
 
 /**
- * The payments worker (issue 21 points 3 and 5), in every process: sends the refunds that are due and asks
+ * The payments worker, in every process: sends the refunds that are due and asks
  * the provider about open checkouts nobody has heard of for a minute (a closed tab, a lost webhook), so
  * nothing paid is left behind. Work is claimed with SKIP LOCKED, so processes share it without doubling it;
  * the loop (timer, notify, backoff while the database is away, stop) is workers/polling-worker.ts's.

@@ -42,11 +42,11 @@ const reasonOf = (error: unknown, fallback: string) =>
   error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : fallback;
 
 /**
- * /admin/orders 'All Orders' (SPEC.md §2 Admin orders, §4 Admin order status; issue 13 point 1): every
+ * /admin/orders 'All Orders' (docs/product-rules.md §1 Admin orders, §8 Admin order status): every
  * purchase, single or bulk, filtered by user, status and flag (all in the URL), paged by the server. A row
  * opens to its products, address and payment reference; its selector moves the order to any admin status
  * (no order enforced) once the admin confirms it — shipping asks for the parcel's tracking — and the shopper
- * hears of it from the server. The search box finds a purchase by number, buyer name or e-mail (issue 23).
+ * hears of it from the server. The search box finds a purchase by number, buyer name or e-mail.
  * 'Export CSV' saves the filtered list.
  */
 export function OrdersPage() {

@@ -96,7 +96,7 @@ function OrderRows({
   return (
     <tbody className="border-b border-line last:border-b-0">
       <tr
-        // The whole row opens, as SPEC.md says; the date's button is the keyboard's and screen reader's way.
+        // The whole row opens, as docs/product-rules.md says; the date's button is the keyboard's and screen reader's way.
         onClick={(event) => {
           if (!(event.target as HTMLElement).closest("button, select, a")) onToggle();
         }}

@@ -16,7 +16,7 @@ export interface AskedChange {
 }
 
 /**
- * Every status change is confirmed first (issue 23 point 8): the buyer is e-mailed, stock and money may move.
+ * Every status change is confirmed first: the buyer is e-mailed, stock and money may move.
  * Shipping (onDelivery) also asks for the parcel's tracking number and carrier, both optional.
  */
 export function StatusChangeDialog({
