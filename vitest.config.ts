@@ -74,7 +74,7 @@ const serverProject = (database: "pglite" | "postgres") => ({
     env: { TEST_DB: database },
     // A worker imports the server's modules once for all its files, not once per file: that import was 2.5 s
     // of a file's CPU under CI's load (180 s of the PostgreSQL suite). Every file builds its own app, database
-    // and config; nothing of ours keeps state in a module that a file could leave behind.
+    // and config; the one module-wide setting, the password hash cost, is set again by each app it builds.
     isolate: false,
     // Bounds for a hang, not speed checks: on a loaded 2-core machine a file that spawns servers takes minutes.
     testTimeout: 120_000,

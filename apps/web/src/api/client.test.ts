@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, apiFetch, SESSION_EVENT } from "./client";
 import { tokens } from "./tokens";
+import { jsonReply as json } from "@/test/fake-api";
 
 /**
  * The token refresh of docs/product-rules.md §8 and §10.7. The server is outside the page, so a small fake plays it over
@@ -19,8 +20,6 @@ interface FakeServer {
 
 let server: FakeServer;
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const expired = () => json(403, { error: { name: "TokenExpiredError", message: "jwt expired" } });
 
 beforeEach(() => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, apiFetch, SESSION_EVENT } from "./client";
 import { ROLE_CHANGED_EVENT } from "./role-change";
 import { tokens } from "./tokens";
+import { jsonReply as json } from "@/test/fake-api";
 
 /**
  * An admin made the signed-in user an admin. The server (a small fake over fetch: it is
@@ -13,9 +14,6 @@ let sessionEvents = 0;
 let told: unknown[] = [];
 const countEvent = () => sessionEvents++;
 const tell = (event: Event) => told.push((event as CustomEvent).detail);
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
 beforeEach(() => {
   refreshCalls = 0;

@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { tokens } from "@/api/tokens";
 import { ListToggleButton } from "./ListToggleButton";
 import { ToastHost } from "./ui/ToastHost";
+import { jsonReply as json } from "@/test/fake-api";
 
 const product = {
   id: 11,
@@ -66,8 +67,6 @@ describe("cart and wishlist toggles (docs/product-rules.md §1 Buttons, §8)", (
 });
 
 describe("a signed-in shopper's toggles write the server", () => {
-  const json = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   let cart: { id: number; amount: number; status: string; bulkOrderId: number | null }[];
   let postAnswer: () => Response;
 

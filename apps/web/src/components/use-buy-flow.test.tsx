@@ -7,10 +7,8 @@ import type { User } from "@voltio/domain/account";
 import { ToastHost } from "./ui/ToastHost";
 import { PURCHASE_REDIRECT_MS } from "./timings";
 import type { BuyTarget } from "@/api/orders";
+import { fakeSignedInApi, jsonReply as json } from "@/test/fake-api";
 import { useBuyFlow } from "./use-buy-flow";
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 const shopper = {
   id: 5,
@@ -28,18 +26,11 @@ let requests: string[];
 let addReply: () => Response;
 
 beforeEach(() => {
-  localStorage.setItem("access", "a");
-  localStorage.setItem("refresh", "r");
-  requests = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      requests.push(`${init.method ?? "GET"} ${url}`);
-      if (url === "/api/order" && init.method === "POST") return addReply();
-      if (url === "/api/order/bulk" && init.method === "POST") return json(201, { id: 4 });
-      return json(200, []);
-    }),
-  );
+  requests = fakeSignedInApi((url, init) => {
+    if (url === "/api/order" && init.method === "POST") return addReply();
+    if (url === "/api/order/bulk" && init.method === "POST") return json(201, { id: 4 });
+    return json(200, []);
+  });
 });
 
 afterEach(() => {

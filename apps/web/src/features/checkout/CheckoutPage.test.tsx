@@ -7,13 +7,11 @@ import type { User } from "@voltio/domain/account";
 import type { OrderedProduct, ProductOrder } from "@voltio/domain/orders";
 import { ToastHost } from "@/components/ui/ToastHost";
 import { loadTexts } from "@/i18n";
+import { fakeSignedInApi, jsonReply as json } from "@/test/fake-api";
 import { CheckoutPage } from "./CheckoutPage";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
 beforeAll(() => loadTexts("shopping"));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 const shopper: User = {
   id: 5,
@@ -60,38 +58,31 @@ let requests: string[];
 let payReply: () => Response;
 
 beforeEach(() => {
-  localStorage.setItem("access", "a");
-  localStorage.setItem("refresh", "r");
-  requests = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const method = init.method ?? "GET";
-      requests.push(`${method} ${url}`);
-      if (url === "/api/store") return json(200, { today: "mon", paymentProvider: "sandbox" });
-      if (url === "/api/order?status=pending") return json(200, pending);
-      if (url === "/api/order/bulk?status=pending") return json(200, []);
-      if (url === "/api/sandbox/pay") return payReply();
-      const line = /^\/api\/order\/(\d+)$/.exec(url);
-      if (line && (method === "PUT" || method === "DELETE")) {
-        const id = Number(line[1]);
-        pending = pending
-          .map((item) => ({ ...item, orders: item.orders.filter((order) => order.id !== id) }))
-          .filter((item) => item.orders.length > 0);
-        return json(200, {});
-      }
-      if (url === "/api/order" && method === "POST") {
-        const { productId, amount } = JSON.parse(init.body as string) as {
-          productId: number;
-          amount: number;
-        };
-        const added = pendingLine(99, amount);
-        pending = [...pending, product(productId, "Webcam", [added])];
-        return json(201, added);
-      }
-      return json(404, { error: "Not Found" });
-    }),
-  );
+  requests = fakeSignedInApi((url, init) => {
+    const method = init.method ?? "GET";
+    if (url === "/api/store") return json(200, { today: "mon", paymentProvider: "sandbox" });
+    if (url === "/api/order?status=pending") return json(200, pending);
+    if (url === "/api/order/bulk?status=pending") return json(200, []);
+    if (url === "/api/sandbox/pay") return payReply();
+    const line = /^\/api\/order\/(\d+)$/.exec(url);
+    if (line && (method === "PUT" || method === "DELETE")) {
+      const id = Number(line[1]);
+      pending = pending
+        .map((item) => ({ ...item, orders: item.orders.filter((order) => order.id !== id) }))
+        .filter((item) => item.orders.length > 0);
+      return json(200, {});
+    }
+    if (url === "/api/order" && method === "POST") {
+      const { productId, amount } = JSON.parse(init.body as string) as {
+        productId: number;
+        amount: number;
+      };
+      const added = pendingLine(99, amount);
+      pending = [...pending, product(productId, "Webcam", [added])];
+      return json(201, added);
+    }
+    return json(404, { error: "Not Found" });
+  });
 });
 
 afterEach(() => {

@@ -6,6 +6,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import type { FeedbackReply } from "@voltio/domain/payments";
 import { PaymentResultPage } from "./PaymentResultPage";
 import { loadTexts } from "@/i18n";
+import { jsonReply as json } from "@/test/fake-api";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
 beforeAll(() => loadTexts("shopping"));
@@ -14,8 +15,6 @@ beforeAll(() => loadTexts("shopping"));
  * The result page says what became of the payment, by the outcome the server verified with the
  * provider. A declined card is never 'Your payment is pending'.
  */
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 let feedback: () => Response;
 

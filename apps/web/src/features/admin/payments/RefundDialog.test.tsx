@@ -6,6 +6,7 @@ import type { AdminPayment, RefundReply } from "@voltio/domain/payments";
 import { loadTexts, translate } from "@/i18n";
 import { RefundDialog } from "./RefundDialog";
 import { checkRefund, typedAmount } from "./refund-form";
+import { jsonReply as json } from "@/test/fake-api";
 
 // The back office's texts, as the admin area loads them before its first render (app/router.tsx).
 beforeAll(() => loadTexts("admin"));
@@ -28,9 +29,6 @@ const payment: AdminPayment = {
   attention: false,
   createdAt: "2026-05-04T10:00:00.000Z",
 };
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 let answer: () => Response;
 const sent: { url: string; body: unknown }[] = [];
