@@ -5,7 +5,7 @@ import { ORDER_AMOUNT_MAX, ORDER_STATUSES } from "./order-status";
 import { PURCHASE_NUMBER } from "./purchase";
 
 /**
- * Order lines (docs/product-rules.md §8 Adding/Buy flow, §10.6 Orders; docs/product-rules.md §10): a shopper's wishlist and cart lines,
+ * Order lines (docs/product-rules.md §8 Adding/Buy flow, §10.6 Orders; §10): a shopper's wishlist and cart lines,
  * pending purchases and what happens to them afterwards.
  */
 export { ORDER_AMOUNT_MAX, ORDER_STATUSES, PAID_STATUSES, isPaidStatus } from "./order-status";

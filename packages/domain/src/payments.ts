@@ -2,7 +2,7 @@ import { z } from "zod";
 import { shippingAddressSchema } from "./account";
 import { idSchema, lineSchema, numberInput, pageInfoSchema, pageQuery, queryBooleanSchema } from "./http";
 
-/** Card payments (docs/product-rules.md §8 Payment, §10.6 Payment; docs/product-rules.md §10–11). */
+/** Card payments (docs/product-rules.md §8 Payment, §10.6 Payment; §10–11). */
 export const PAYMENT_PROVIDERS = ["sandbox", "mercadopago", "stripe"] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 

@@ -3,7 +3,7 @@ import { idSchema, integerInput } from "./http";
 import { RATING_MAX, REVIEW_CONTENT_MAX } from "./review-rules";
 
 /**
- * Reviews (docs/product-rules.md §1 Product detail 'Reviews', §8 Review, §10.6 Reviews; docs/product-rules.md §11): one per customer per
+ * Reviews (docs/product-rules.md §1 Product detail 'Reviews', §8 Review, §10.6 Reviews; §11): one per customer per
  * product, from customers who bought it, with a rating of 1 to 5 stars.
  */
 export { RATING_MAX, REVIEW_CONTENT_MAX, REVIEWABLE_STATUSES } from "./review-rules";

@@ -10,7 +10,7 @@ import { categoryIllustrationUrl, kindForCategory } from "../illustrations/svg";
 import { recordChange } from "../audit/service";
 
 /**
- * Products in the back office (docs/product-rules.md §1 Admin create/edit product, §10.6; docs/product-rules.md §10): written
+ * Products in the back office (docs/product-rules.md §1 Admin create/edit product, §10.6; §10): written
  * as the admin form sends them, categories found or created by name, retired rather than deleted so past
  * orders and reviews keep their product. Each change is on the audit log in its own transaction.
  */

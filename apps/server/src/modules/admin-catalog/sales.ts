@@ -7,7 +7,7 @@ import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
 
 /**
- * Sales in the back office (docs/product-rules.md §1 Admin discounts, §10.6; docs/product-rules.md §10). A sale bound to no
+ * Sales in the back office (docs/product-rules.md §1 Admin discounts, §10.6; §10). A sale bound to no
  * product and no category is global. Each change is on the audit log, in the transaction of the change, as
  * the sale was before and after (its fields and bound ids).
  */

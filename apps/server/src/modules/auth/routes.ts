@@ -23,7 +23,7 @@ import { keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
 
-/** Signing in and out (docs/product-rules.md §8 Login, Logout, Token refresh; docs/product-rules.md §10 Users). */
+/** Signing in and out (docs/product-rules.md §8 Login, Logout, Token refresh; §10 Users). */
 export interface AuthRoutesDeps {
   db: Db;
   /** Token lifetimes and secret, session limits, sign-in rate limits and Google sign-in. */

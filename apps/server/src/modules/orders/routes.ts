@@ -61,7 +61,7 @@ export interface OrderRoutesDeps {
 }
 
 /**
- * The shopper's cart, wishlist and pending lines (docs/product-rules.md §8, §10.6 Orders; docs/product-rules.md §10). Admins can't buy
+ * The shopper's cart, wishlist and pending lines (docs/product-rules.md §8, §10.6 Orders; §10). Admins can't buy
  * (docs/product-rules.md §11.1): they are refused on the shopper's routes. The back office's routes list, export
  * and move on every shopper's purchases; PUT /order/:id serves both, by the caller's role.
  */

@@ -22,7 +22,7 @@ import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/
 import { backToCart } from "./back-to-cart";
 
 /**
- * A shopper's order lines (docs/product-rules.md §8, §10.6 Orders; docs/product-rules.md §10–11). Every write that checks a line against
+ * A shopper's order lines (docs/product-rules.md §8, §10.6 Orders; §10–11). Every write that checks a line against
  * its product's stock runs in one transaction that first locks the product's row: adds, deltas and moves of
  * one product take turns, so two of them can't both pass the stock check.
  */

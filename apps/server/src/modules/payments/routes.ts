@@ -64,7 +64,7 @@ export interface PaymentRoutesDeps {
 
 /**
  * POST /{provider}/pay, GET /{provider}/feedback and, for a provider that sends notifications,
- * POST /{provider}/webhook (docs/product-rules.md §10.6 Payment; docs/product-rules.md §10), under the configured provider's name; pay and
+ * POST /{provider}/webhook (docs/product-rules.md §10.6 Payment; §10), under the configured provider's name; pay and
  * feedback also under SPEC_CLIENT_PROVIDER's, served by the configured provider.
  */
 export function paymentRoutes({

@@ -15,7 +15,7 @@ import { Conflict, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../identity/caller";
 
 /**
- * Reviews (docs/product-rules.md §1, §8 Review, §10.6; docs/product-rules.md §11): verified buyers only, one per customer and
+ * Reviews (docs/product-rules.md §1, §8 Review, §10.6; §11): verified buyers only, one per customer and
  * product, edited and deleted by their author (admins may delete any, on the audit log). Each product keeps
  * the sum and count of its ratings, changed in the same transaction as the review, so listings show the
  * average without counting reviews per page view.

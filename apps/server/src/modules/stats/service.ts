@@ -14,7 +14,7 @@ import {
 import { InvalidInput } from "../../errors";
 
 /**
- * The dashboard's figures (docs/product-rules.md §1 Admin dashboard; docs/product-rules.md §10 GET /stats), read from the day
+ * The dashboard's figures (docs/product-rules.md §1 Admin dashboard; §10 GET /stats), read from the day
  * and month summaries that triggers keep in the transaction of every order change (migration 0009): a year
  * costs thousands of rows, not a million orders. Sales are the lines' totals (products after discounts,
  * shipping excluded) of paid orders (PAID_STATUSES), on the day of their purchase in the store's time zone.
