@@ -77,6 +77,12 @@ export const users = pgTable(
     googleUser: boolean("google_user").notNull().default(false),
     /** Google's id of the account that signs in as this user (its `sub`), once one did. */
     googleSubject: text("google_subject"),
+    /** The authenticator app's shared secret, sealed with a key derived from JWT_SECRET (second-factor). */
+    totpSecret: text("totp_secret"),
+    /** When the authenticator app was confirmed with a first code: from then on every login asks for one. */
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    /** The last 30-second step whose code was accepted: a code works once. */
+    totpLastStep: integer("totp_last_step"),
     newsletterSubscription: boolean("newsletter_subscription").notNull().default(false),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     ...timestamps,
@@ -543,9 +549,98 @@ export const refreshTokens = pgTable(
     /** The idle deadline, slid by each refresh; created_at + SESSION_MAX_HOURS bounds it. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The browser's User-Agent at sign-in: "Your sessions" shows its browser and system. */
+    userAgent: text("user_agent").notNull().default(""),
+    /** The last token refresh (sign-in at first): "Your sessions" shows it. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When this session proved a second factor (code, recovery code or passkey); null: the password alone. */
+    secondFactorAt: timestamp("second_factor_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [index("refresh_tokens_user_idx").on(t.userId), index("refresh_tokens_family_idx").on(t.familyId)],
+);
+
+/** An admin's single-use recovery codes, as SHA-256 (ten at a time; a new set replaces the old one). */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_code_key").on(t.userId, t.codeHash)],
+);
+
+/** WebAuthn credentials (passkeys): each signs in alone, and counts as an admin's second factor. */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The authenticator's credential id, base64url. */
+    credentialId: text("credential_id").notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    signCount: integer("sign_count").notNull().default(0),
+    transports: jsonb("transports").$type<string[]>().notNull().default([]),
+    /** The name the user sees ("Chrome on macOS" by default). */
+    name: text("name").notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * Short-lived, single-use steps of a sign-in kept in the database so any process can finish what another
+ * began: a password accepted and waiting for the second factor, a WebAuthn challenge. Only the token's
+ * SHA-256 is stored.
+ */
+export const authChallenges = pgTable(
+  "auth_challenges",
+  {
+    id: serial("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    purpose: text("purpose").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** The WebAuthn challenge, or other data the step needs. */
+    challenge: text("challenge"),
+    /** Wrong codes tried against this step: it is closed after a few. */
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("auth_challenges_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * An e-mail change waiting for its link to be opened at the new address, and then the old address's
+ * "this wasn't me" link that puts it back. Tokens are stored as SHA-256.
+ */
+export const emailChanges = pgTable(
+  "email_changes",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    oldEmail: text("old_email").notNull(),
+    newEmail: text("new_email").notNull(),
+    confirmTokenHash: text("confirm_token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    revertTokenHash: text("revert_token_hash").unique(),
+    revertedAt: timestamp("reverted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("email_changes_user_idx").on(t.userId)],
 );
 
 /** The store's social links: a single row. */

@@ -67,8 +67,8 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
   const parsed = idSchema.safeParse(subject);
   if (!parsed.success || !sessionId || !UUID.test(sessionId)) throw new NotSignedIn("Invalid token");
   const id = parsed.data;
-  const [user] = await db
-    .select({ id: users.id, rol: users.rol })
+  const [row] = await db
+    .select({ id: users.id, rol: users.rol, secondFactorAt: refreshTokens.secondFactorAt })
     .from(users)
     .innerJoin(
       refreshTokens,
@@ -81,7 +81,8 @@ export async function readCaller(request: FastifyRequest, db: Db, secret: string
     )
     .where(and(eq(users.id, id), isNull(users.deletedAt)))
     .limit(1);
-  if (!user) throw new NotSignedIn("Invalid token");
+  if (!row) throw new NotSignedIn("Invalid token");
+  const user = { id: row.id, rol: row.rol, secondFactor: row.secondFactorAt !== null };
   // Tokens issued before roles were in them carry none: nothing to compare, nothing to tell.
   const roleChanged = (issuedAs === "user" || issuedAs === "admin") && issuedAs !== user.rol;
   return roleChanged ? { ...user, sessionId, roleChanged } : { ...user, sessionId };

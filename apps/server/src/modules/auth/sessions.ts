@@ -25,7 +25,18 @@ const newToken = () => randomBytes(32).toString("base64url");
 
 const invalid = () => new NotSignedIn("Invalid refresh token");
 
-export async function startSession(db: Db, config: Config, userId: number): Promise<SessionTokens> {
+/** What the sign-in knows of itself: the browser, and whether a second factor was proved. */
+export interface SessionContext {
+  userAgent?: string;
+  secondFactor?: boolean;
+}
+
+export async function startSession(
+  db: Db,
+  config: Config,
+  userId: number,
+  context: SessionContext = {},
+): Promise<SessionTokens> {
   const sessionId = randomUUID();
   const refreshToken = newToken();
   const [user] = await db.select({ rol: users.rol }).from(users).where(eq(users.id, userId));
@@ -33,6 +44,8 @@ export async function startSession(db: Db, config: Config, userId: number): Prom
     userId,
     tokenHash: hashToken(refreshToken),
     familyId: sessionId,
+    userAgent: (context.userAgent ?? "").slice(0, 512),
+    secondFactorAt: context.secondFactor ? new Date() : null,
     expiresAt: new Date(Date.now() + Math.min(config.sessionIdleSeconds, config.sessionMaxSeconds) * 1000),
   });
   const accessToken = await signAccessToken(

@@ -8,6 +8,8 @@ export interface Caller {
   rol: "user" | "admin";
   /** The session (login) the access token was issued for. */
   sessionId: string;
+  /** The session proved a second factor (authenticator code, recovery code or passkey) at sign-in. */
+  secondFactor: boolean;
   /**
    * The access token was issued under the other role: an admin changed this user's role since. Only a
    * notice for the client (ROLE_CHANGED_HEADER); powers always follow `rol`.
