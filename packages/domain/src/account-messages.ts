@@ -12,6 +12,10 @@ export const ACCOUNT_MESSAGES = {
   emailInvalid: "Enter a valid e-mail",
   passwordRequired: "Password is required",
   passwordTooShort: "At least 8 characters",
+  passwordCommon: "This password is too common: it is on lists of leaked passwords",
+  passwordPersonal: "The password is too close to your name or e-mail",
+  passwordPattern: "The password is a keyboard pattern, a repeat, a sequence or a date",
+  passwordGuessable: "The password is too easy to guess: add more words or characters",
   tooLong: "Too long",
   completeRequired: "Complete the required fields",
   streetNumberInvalid: "The street number must be a whole number",
@@ -23,6 +27,15 @@ export const ACCOUNT_MESSAGES = {
   resetLinkExpired: "This link has expired: ask for a new one",
   resetLinkUsed: "This link was already used: ask for a new one",
   passwordsDiffer: "The passwords don't match",
+  currentPasswordRequired: "Type your current password to change the e-mail",
+  googleSignInRequired: "Sign in with Google again to change the e-mail",
+  googleSignInOther: "That Google sign-in is not this account's",
+  googleSignInStale: "That Google sign-in is too old: sign in with Google again",
+  emailUnchanged: "That is already your e-mail",
+  emailLinkInvalid: "This link is not valid",
+  emailLinkExpired: "This link has expired",
+  emailLinkUsed: "This link was already used",
+  emailRevertTaken: "Another account uses that e-mail now, so it can't be put back: contact the store",
 } as const;
 export type AccountMessageKey = keyof typeof ACCOUNT_MESSAGES;
 

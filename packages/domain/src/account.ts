@@ -83,6 +83,24 @@ export const passwordResetFormSchema = z
   .refine((form) => form.password === form.confirm, { path: ["confirm"], message: m.passwordsDiffer });
 export type PasswordResetForm = z.infer<typeof passwordResetFormSchema>;
 
+/** How long the link sent to a new e-mail address works, and the old address's "this wasn't me" link. */
+export const EMAIL_CHANGE_MINUTES = 30;
+export const EMAIL_REVERT_DAYS = 7;
+/** How recent a Google sign-in must be to change a Google account's e-mail. */
+export const GOOGLE_REAUTH_MINUTES = 5;
+
+/** POST /user/email/confirm and /user/email/revert: a link's token (32 random bytes, base64url). */
+export const emailLinkSchema = z.object({
+  token: z
+    .string(m.emailLinkInvalid)
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, m.emailLinkInvalid),
+});
+export type EmailLinkInput = z.infer<typeof emailLinkSchema>;
+/** The address the account signs in with after the link: the new one, or the old one put back. */
+export const emailLinkReplySchema = z.object({ msg: z.string(), email: z.string() });
+export type EmailLinkReply = z.infer<typeof emailLinkReplySchema>;
+
 /** POST /user/email: the first step of the login screen. */
 export const emailCheckSchema = z.object({ email: emailSchema });
 export type EmailCheckInput = z.infer<typeof emailCheckSchema>;
@@ -204,6 +222,10 @@ export const userUpdateSchema = z
     prevPassword: z.string().max(PASSWORD_MAX_LENGTH, m.tooLong).optional(),
     newPassword: z.string().max(PASSWORD_MAX_LENGTH, m.tooLong).optional(),
     direction: addressUpdateSchema.optional(),
+    /** With `email`: proof that the account's owner is asking (the server says which one it needs). */
+    currentPassword: z.string().max(PASSWORD_MAX_LENGTH, m.tooLong).optional(),
+    /** With `email`, for a Google account: a Google ID token from a sign-in of the last few minutes. */
+    googleToken: z.string().max(8192, m.tooLong).optional(),
   })
   .superRefine((body, context) => {
     const groups = [
@@ -270,6 +292,16 @@ export const userSchema = z.object({
   directions: z.array(addressSchema),
 });
 export type User = z.infer<typeof userSchema>;
+
+/**
+ * PUT /user: the caller as GET /user gives it; an e-mail change adds `msg` (the link was sent, the e-mail
+ * still the old one) and `pendingEmail`, the address that must confirm.
+ */
+export const userUpdateReplySchema = userSchema.extend({
+  msg: z.string().optional(),
+  pendingEmail: z.string().optional(),
+});
+export type UserUpdateReply = z.infer<typeof userUpdateReplySchema>;
 
 /** GET /user/all (admin): one row per account. */
 export const userSummarySchema = userSchema.omit({ directions: true }).extend({ createdAt: z.string() });
