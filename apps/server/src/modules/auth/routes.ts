@@ -19,6 +19,7 @@ import { dummyPasswordHash } from "./password";
 import { AuthRateLimit, LoginGuard, authCounter } from "./rate-limit";
 import { checkEmail, googleLogin, login } from "./service";
 import { endSession, refreshSession } from "./sessions";
+import { sessionRoutes } from "./sessions-routes";
 import { keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
@@ -46,6 +47,7 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
     };
     keepRepliesPrivate(app);
     await app.register(passwordResetRoutes({ db, config, notifyMail }));
+    await app.register(sessionRoutes({ db, config }));
 
     app.get(
       "/auth/options",
@@ -93,7 +95,9 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
         // Guessing from many machines slows an e-mail's logins down but never locks its owner out.
         const attempt = await loginGuard.begin(request, reply);
         try {
-          const tokens = await login(db, config, request.body.email, request.body.password);
+          const tokens = await login(db, config, request.body.email, request.body.password, {
+            userAgent: request.headers["user-agent"],
+          });
           await attempt.succeeded();
           request.log.info({ event: "login" }, "login");
           return { msg: "Logged in", ...tokens };
@@ -121,7 +125,9 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
       async (request, reply) => {
         if (!verifyGoogle) throw new NotFound("Google sign-in is not configured");
         await limits.google.hitIp(request, reply);
-        const tokens = await googleLogin(db, config, verifyGoogle, request.body.tokenId);
+        const tokens = await googleLogin(db, config, verifyGoogle, request.body.tokenId, {
+          userAgent: request.headers["user-agent"],
+        });
         return { msg: "Logged in", ...tokens };
       },
     );

@@ -7,7 +7,7 @@ import { Conflict, NotSignedIn } from "../../errors";
 import { recordChange } from "../audit/service";
 import type { GoogleVerifier } from "./google";
 import { dummyPasswordHash, verifyPassword } from "./password";
-import { startSession, type SessionTokens } from "./sessions";
+import { startSession, type SessionContext, type SessionTokens } from "./sessions";
 
 /** The live account with this e-mail, whatever its case (deleted accounts don't count). */
 export async function findUserByEmail(db: Db, email: string) {
@@ -38,12 +38,18 @@ export const LOGIN_FAILED = "E-mail or password incorrect";
  * POST /user/login. A missing account is checked against a dummy hash of the same cost, so the reply takes the
  * same time whether the e-mail exists or not (docs/product-rules.md §11).
  */
-export async function login(db: Db, config: Config, email: string, password: string): Promise<SessionTokens> {
+export async function login(
+  db: Db,
+  config: Config,
+  email: string,
+  password: string,
+  context: SessionContext = {},
+): Promise<SessionTokens> {
   const user = await findUserByEmail(db, email);
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(password, hash);
   if (!user || !user.passwordHash || !matches) throw new NotSignedIn(LOGIN_FAILED);
-  return startSession(db, config, user.id);
+  return startSession(db, config, user.id, context);
 }
 
 /**
@@ -58,6 +64,7 @@ export async function googleLogin(
   config: Config,
   verify: GoogleVerifier,
   idToken: string,
+  context: SessionContext = {},
   retried = false,
 ): Promise<SessionTokens> {
   const identity = await verify(idToken);
@@ -65,7 +72,7 @@ export async function googleLogin(
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.googleSubject, identity.subject), isNull(users.deletedAt)));
-  if (bySubject) return startSession(db, config, bySubject.id);
+  if (bySubject) return startSession(db, config, bySubject.id, context);
   if (!identity.emailVerified) throw new NotSignedIn("Invalid Google token: the e-mail is not verified");
 
   const userId = await db.transaction(async (tx) => {
@@ -102,7 +109,7 @@ export async function googleLogin(
   // Two first sign-ins at once: the other one created the account, found by its subject the second time.
   if (userId === undefined) {
     if (retried) throw new Conflict("This e-mail can't sign in with Google");
-    return googleLogin(db, config, verify, idToken, true);
+    return googleLogin(db, config, verify, idToken, context, true);
   }
-  return startSession(db, config, userId);
+  return startSession(db, config, userId, context);
 }

@@ -5,6 +5,8 @@ import type { Db } from "../../db/client";
 import { refreshTokens, users } from "../../db/schema";
 import { NotSignedIn } from "../../errors";
 import { signAccessToken } from "./access-token";
+import { queueSecurityNotice } from "./notices";
+import { userAgentLabel } from "./user-agent";
 
 /**
  * Logins (docs/product-rules.md §11, ADR 0007). A login is one session: one random refresh token, stored only as its
@@ -39,14 +41,32 @@ export async function startSession(
 ): Promise<SessionTokens> {
   const sessionId = randomUUID();
   const refreshToken = newToken();
-  const [user] = await db.select({ rol: users.rol }).from(users).where(eq(users.id, userId));
-  await db.insert(refreshTokens).values({
-    userId,
-    tokenHash: hashToken(refreshToken),
-    familyId: sessionId,
-    userAgent: (context.userAgent ?? "").slice(0, 512),
-    secondFactorAt: context.secondFactor ? new Date() : null,
-    expiresAt: new Date(Date.now() + Math.min(config.sessionIdleSeconds, config.sessionMaxSeconds) * 1000),
+  const userAgent = (context.userAgent ?? "").slice(0, 512);
+  const user = await db.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ rol: users.rol, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId));
+    // A browser the account never signed in from is told to its owner; an account's first sign-in isn't.
+    if (account && userAgent.trim()) {
+      const label = userAgentLabel(userAgent);
+      const earlier = await tx
+        .selectDistinct({ userAgent: refreshTokens.userAgent })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.userId, userId));
+      if (earlier.length > 0 && !earlier.some((row) => userAgentLabel(row.userAgent) === label))
+        await queueSecurityNotice(tx, account.email, { kind: "new-browser", browser: label });
+    }
+    await tx.insert(refreshTokens).values({
+      userId,
+      tokenHash: hashToken(refreshToken),
+      familyId: sessionId,
+      userAgent,
+      lastUsedAt: new Date(),
+      secondFactorAt: context.secondFactor ? new Date() : null,
+      expiresAt: new Date(Date.now() + Math.min(config.sessionIdleSeconds, config.sessionMaxSeconds) * 1000),
+    });
+    return account;
   });
   const accessToken = await signAccessToken(
     userId,
@@ -68,7 +88,7 @@ export async function refreshSession(db: Db, config: Config, presented: string):
   const maxAge = sql`${refreshTokens.createdAt} + make_interval(secs => ${config.sessionMaxSeconds})`;
   const [session] = await db
     .update(refreshTokens)
-    .set({ expiresAt: sql`least(${idleUntil.toISOString()}::timestamptz, ${maxAge})` })
+    .set({ expiresAt: sql`least(${idleUntil.toISOString()}::timestamptz, ${maxAge})`, lastUsedAt: now })
     .from(users)
     .where(
       and(
