@@ -9,6 +9,7 @@ import {
   userDeleteSchema,
   userSchema,
   userSummarySchema,
+  userUpdateReplySchema,
   userUpdateSchema,
 } from "@voltio/domain/account";
 import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/http";
@@ -29,6 +30,8 @@ import {
 } from "./service";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
 import { customerRoute } from "./customer";
+import { emailChangeRoutes, emailChangeSentMessage, requestEmailChange } from "./email-change";
+import { googleVerifier } from "../auth/google";
 
 const errors = {
   ...SIGNED_IN_ERRORS,
@@ -39,17 +42,21 @@ const errors = {
 /** Accounts (docs/product-rules.md §10.6 Users, docs/product-rules.md §10): register, the caller's profile and addresses, admin calls. */
 export interface UserRoutesDeps {
   db: Db;
-  /** Registration and password changes share the sign-in limits. */
-  config: Pick<Config, "authRateLimit">;
+  /** Registration and password changes share the sign-in limits; e-mail changes send links and check Google. */
+  config: Config;
+  /** Wakes the mail worker once an e-mail change's link or notice is queued. */
+  notifyMail?: () => void;
 }
 
-export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZod {
+export function userRoutes({ db, config, notifyMail }: UserRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const counter = authCounter(db, config);
     const registerLimit = new AuthRateLimit(counter, config, "register");
     const passwordLimit = new AuthRateLimit(counter, config, "password-change");
     keepRepliesPrivate(app);
     await app.register(customerRoute(db));
+    await app.register(emailChangeRoutes({ db, config, notifyMail }));
+    const verifyGoogle = googleVerifier(config);
 
     app.post(
       "/user",
@@ -94,16 +101,31 @@ export function userRoutes({ db, config }: UserRoutesDeps): FastifyPluginAsyncZo
           tags: ["users"],
           summary:
             "Change one thing: firstName, lastName, email, profilePicture, newsletterSubscription, " +
-            "prevPassword + newPassword, or a direction {id, …} of the caller's",
+            "prevPassword + newPassword, or a direction {id, …} of the caller's. An e-mail needs " +
+            "currentPassword (a Google account: googleToken, from a Google sign-in of the last 5 minutes) and " +
+            "changes only when the link sent to it is opened: the reply is the user as it is, with msg",
           security: BEARER,
           body: userUpdateSchema,
-          response: { 200: userSchema, ...errors },
+          response: { 200: userUpdateReplySchema, ...errors },
         },
       },
       async (request, reply) => {
         const caller = signedIn(request);
-        if (request.body.prevPassword !== undefined) await passwordLimit.hitIp(request, reply);
-        return updateUser(db, caller, request.body);
+        const { body } = request;
+        // Both check the password: guessing it through either counts against the same limit.
+        if (body.prevPassword !== undefined || body.email !== undefined)
+          await passwordLimit.hitIp(request, reply);
+        if (body.email !== undefined) {
+          const { pendingEmail } = await requestEmailChange(db, config, verifyGoogle, caller.id, {
+            email: body.email,
+            currentPassword: body.currentPassword,
+            googleToken: body.googleToken,
+          });
+          notifyMail?.();
+          const user = await getUser(db, caller.id);
+          return { ...user, msg: emailChangeSentMessage(pendingEmail), pendingEmail };
+        }
+        return updateUser(db, caller, body);
       },
     );
 
