@@ -123,7 +123,7 @@ export async function buildApp(
   const loadShedding = await shedLoad(app, config.loadShedding);
   refuseAmbiguousInput(app);
   const identify: Identify = (request) => readCaller(request, db, config.jwtSecret);
-  guardRoutes(app, identify);
+  guardRoutes(app, identify, { adminRequireSecondFactor: config.adminRequireSecondFactor });
   finishHandlersOnClose(app);
 
   await app.register(swagger, {

@@ -126,6 +126,8 @@ export const environmentSchema = z.object({
   PUBLIC_URL: z.url("must be a URL such as https://shop.example.com").optional(),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO: booleanFlag,
+  /** Admins must sign in with a second factor; unset: yes, except in demo mode. */
+  ADMIN_REQUIRE_2FA: booleanFlag,
   CATALOG_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 30),
   CATALOG_COUNT_CACHE_TTL_SECONDS: wholeNumber(0, 86_400, 60),
   /** After SIGTERM, how long readiness answers 503 before the server stops taking requests. */

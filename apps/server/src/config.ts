@@ -33,6 +33,8 @@ export interface Config {
   jwtSecret: string;
   /** Demo mode: embedded database, demo store seeded on first start, demo logins printed. */
   demo: boolean;
+  /** Admin routes refuse a session without a second factor (ADMIN_REQUIRE_2FA; off in demo mode unless set). */
+  adminRequireSecondFactor: boolean;
   catalogCacheTtlSeconds: number;
   catalogCountCacheTtlSeconds: number;
   stockHoldSeconds: number;
@@ -161,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     jwtSecret,
     demo,
+    // The demo store's printed admin logins work with a password alone, as the original client expects.
+    adminRequireSecondFactor: e.ADMIN_REQUIRE_2FA ?? !demo,
     catalogCacheTtlSeconds: e.CATALOG_CACHE_TTL_SECONDS,
     catalogCountCacheTtlSeconds: e.CATALOG_COUNT_CACHE_TTL_SECONDS,
     stockHoldSeconds: e.STOCK_HOLD_SECONDS,

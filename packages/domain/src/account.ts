@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ACCOUNT_MESSAGES } from "./account-messages";
 import { idSchema, PRINTABLE, pageInfoSchema, pageQuery } from "./http";
+import { secondFactorRequiredReplySchema } from "./second-factor";
 
 /**
  * Accounts (docs/product-rules.md §9, docs/product-rules.md §10): the rules of the register, address and password forms with the texts
@@ -122,11 +123,15 @@ export type RegisterInput = z.infer<typeof registerSchema>;
 /** POST /user/login: the Login form. */
 export const loginSchema = z.object({ email: emailSchema, password: loginPasswordSchema });
 export type LoginInput = z.infer<typeof loginSchema>;
-export const loginReplySchema = z.object({
+/** A session's tokens: the original specification's login reply. */
+export const sessionReplySchema = z.object({
   msg: z.string(),
   accessToken: z.string(),
   refreshToken: z.string(),
 });
+export type SessionReply = z.infer<typeof sessionReplySchema>;
+/** The tokens, or (an account with a second factor) the step that asks for it. */
+export const loginReplySchema = z.union([sessionReplySchema, secondFactorRequiredReplySchema]);
 export type LoginReply = z.infer<typeof loginReplySchema>;
 
 export const googleLoginSchema = z.object({ tokenId: z.string().min(1).max(8192) });

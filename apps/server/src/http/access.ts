@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { NotAllowed, NotSignedIn } from "../errors";
+import { SECOND_FACTOR_REQUIRED } from "@voltio/domain/second-factor";
 import { ROLE_CHANGED_HEADER } from "../modules/auth/access-token";
 import type { Caller } from "../modules/identity/caller";
 
@@ -45,7 +46,11 @@ export const isApiCall = (url: string) => isApi(url) && !isDocs(url);
  * (`config: { access: "user" }`), one hook enforces it before the body is even read, and a route that says
  * nothing stops the server at start instead of going out unguarded. Must be installed before any route.
  */
-export function guardRoutes(app: FastifyInstance, identify: Identify): void {
+export function guardRoutes(
+  app: FastifyInstance,
+  identify: Identify,
+  { adminRequireSecondFactor = false }: { adminRequireSecondFactor?: boolean } = {},
+): void {
   const table: RouteAccess[] = [];
   app.decorate("routeAccess", table);
   app.decorateRequest("caller", null);
@@ -75,6 +80,14 @@ export function guardRoutes(app: FastifyInstance, identify: Identify): void {
       if (caller.roleChanged) reply.header(ROLE_CHANGED_HEADER, caller.rol);
       if (access === "admin" && caller.rol !== "admin")
         return done(new NotAllowed("Only admins can do this"));
+      // ASVS 4.3.1: the back office needs a second factor; the client sends the admin to set one up.
+      if (access === "admin" && adminRequireSecondFactor && !caller.secondFactor)
+        return done(
+          new NotAllowed(
+            "Admins must sign in with a second factor: set up two-step sign-in in your profile, or sign in again with it",
+            { reason: SECOND_FACTOR_REQUIRED },
+          ),
+        );
       request.caller = caller;
       done();
     }, done);
