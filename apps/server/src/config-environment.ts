@@ -172,8 +172,11 @@ export const environmentSchema = z.object({
   MAX_HEAP_USED_PERCENT: wholeNumber(0, 100, 90),
   /** …or while this many requests are being answered at once (0: no limit). */
   MAX_REQUESTS_IN_FLIGHT: wholeNumber(0, 100_000, 200),
-  /** log2 of scrypt's N for new password hashes; under 15 only in tests (config.ts). */
-  PASSWORD_HASH_COST: wholeNumber(10, 17, 15),
+  /**
+   * log2 of scrypt's N for new password hashes: 17 (OWASP's minimum, 128 MiB a hash) unless set; under 17
+   * only in tests (config.ts), 18 at most (256 MiB a hash).
+   */
+  PASSWORD_HASH_COST: wholeNumber(10, 18, 17),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: z

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { StartupError } from "./startup";
 import { configurationSchema, type environmentSchema } from "./config-environment";
 import { DEFAULT_TRACKING_URL_TEMPLATES } from "@voltio/domain/purchase";
-import { PRODUCTION_PASSWORD_HASH_COST } from "./modules/auth/password";
+import { MAX_PASSWORD_HASH_COST, PRODUCTION_PASSWORD_HASH_COST } from "./modules/auth/password";
 import type { LoadSheddingLimits } from "./http/load-shedding";
 
 export interface UploadsS3Config {
@@ -141,7 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Cheap hashes save the test suites minutes of scrypt; a store must never store them (ASVS 2.4.3).
   if (e.PASSWORD_HASH_COST < PRODUCTION_PASSWORD_HASH_COST && env.NODE_ENV !== "test")
     throw new ConfigError(
-      `Invalid configuration: PASSWORD_HASH_COST=${e.PASSWORD_HASH_COST} is for tests only (NODE_ENV=test). Unset it, or set ${PRODUCTION_PASSWORD_HASH_COST} to 17.`,
+      `Invalid configuration: PASSWORD_HASH_COST=${e.PASSWORD_HASH_COST} is for tests only (NODE_ENV=test). Unset it, or set ${PRODUCTION_PASSWORD_HASH_COST} to ${MAX_PASSWORD_HASH_COST}.`,
     );
   const demo = e.DEMO ?? !e.DATABASE_URL;
   let jwtSecret = e.JWT_SECRET;

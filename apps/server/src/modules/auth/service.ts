@@ -7,6 +7,7 @@ import { Conflict, NotSignedIn } from "../../errors";
 import { recordChange } from "../audit/service";
 import type { GoogleVerifier } from "./google";
 import { dummyPasswordHash, verifyPassword } from "./password";
+import { upgradeHashIfWeak } from "./password-policy";
 import { startSession, type SessionContext, type SessionTokens } from "./sessions";
 
 /** The live account with this e-mail, whatever its case (deleted accounts don't count). */
@@ -49,6 +50,7 @@ export async function login(
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(password, hash);
   if (!user || !user.passwordHash || !matches) throw new NotSignedIn(LOGIN_FAILED);
+  await upgradeHashIfWeak(db, user, password);
   return startSession(db, config, user.id, context);
 }
 
