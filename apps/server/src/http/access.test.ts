@@ -4,11 +4,13 @@ import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
+import { SoftAuthenticator } from "../../test/webauthn-authenticator";
 import {
   bulkOrders,
   checkouts,
   comments,
   orders,
+  passkeys,
   passwordResetTokens,
   payments,
   products,
@@ -192,6 +194,39 @@ async function resetToken(): Promise<string> {
   return token;
 }
 
+/** A passkey row of the demo shopper's, for the routes that rename or remove one. */
+async function shopperPasskeyId(): Promise<number> {
+  const [key] = await t.database.db
+    .insert(passkeys)
+    .values({ userId: 2, credentialId: `matrix-${++serial}`, publicKey: "AA", name: "Matrix" })
+    .returning({ id: passkeys.id });
+  return key!.id;
+}
+
+/** A software passkey of a fresh account's, added through the API: it signs each sign-in's challenge. */
+let matrixAuthenticator: Promise<SoftAuthenticator> | undefined;
+async function passkeySignIn(): Promise<{ token: string; response: object }> {
+  matrixAuthenticator ??= (async () => {
+    const url = new URL(t.config.publicUrl);
+    const authenticator = new SoftAuthenticator(url.hostname, url.origin);
+    const headers = await t.bearer(await register());
+    const options = await t.app.inject({ method: "POST", url: "/api/user/passkeys/options", headers });
+    const { response } = authenticator.register(options.json());
+    const added = await t.app.inject({
+      method: "POST",
+      url: "/api/user/passkeys",
+      headers,
+      payload: { response },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    return authenticator;
+  })();
+  const authenticator = await matrixAuthenticator;
+  const reply = await t.app.inject({ method: "POST", url: "/api/user/login/passkey/options" });
+  const { token, options } = reply.json<{ token: string; options: { challenge: string } }>();
+  return { token, response: authenticator.assert(options) };
+}
+
 async function refreshToken(): Promise<string> {
   const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
   return reply.json<{ refreshToken: string }>().refreshToken;
@@ -304,6 +339,37 @@ const MATRIX: Record<string, Row> = {
       url: "/api/user/token",
       payload: { token: await refreshToken() },
     }),
+  },
+  // Passkeys: each shopper's own; signing in with one is for anyone who holds one.
+  "POST /api/user/passkeys/options": {
+    expect: signedInOnly(200),
+    request: () => ({ method: "POST", url: "/api/user/passkeys/options" }),
+  },
+  // A made-up credential: what a caller may send is checked, the ceremony itself in passkeys.test.ts.
+  "POST /api/user/passkeys": {
+    expect: signedInOnly(400),
+    request: () => ({ method: "POST", url: "/api/user/passkeys", payload: { response: { id: "x" } } }),
+  },
+  "GET /api/user/passkeys": { expect: signedInOnly(200), request: () => ({ url: "/api/user/passkeys" }) },
+  "PATCH /api/user/passkeys/:id": {
+    expect: signedInOnly(200, 404, 404),
+    request: async () => ({
+      method: "PATCH",
+      url: `/api/user/passkeys/${await shopperPasskeyId()}`,
+      payload: { name: "Matrix" },
+    }),
+  },
+  "DELETE /api/user/passkeys/:id": {
+    expect: signedInOnly(200, 404, 404),
+    request: async () => ({ method: "DELETE", url: `/api/user/passkeys/${await shopperPasskeyId()}` }),
+  },
+  "POST /api/user/login/passkey/options": {
+    expect: everyone(200),
+    request: () => ({ method: "POST", url: "/api/user/login/passkey/options" }),
+  },
+  "POST /api/user/login/passkey": {
+    expect: everyone(200),
+    request: async () => ({ method: "POST", url: "/api/user/login/passkey", payload: await passkeySignIn() }),
   },
   "POST /api/user": {
     expect: everyone(201),

@@ -15,6 +15,7 @@ import type { Db } from "../../db/client";
 import { NotFound, NotSignedIn } from "../../errors";
 import { googleVerifier } from "./google";
 import { passwordResetRoutes } from "./password-reset";
+import { passkeyRoutes } from "./passkeys/routes";
 import { dummyPasswordHash } from "./password";
 import { AuthRateLimit, LoginGuard, authCounter } from "./rate-limit";
 import { checkEmail, googleLogin, login } from "./service";
@@ -48,6 +49,7 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
     keepRepliesPrivate(app);
     await app.register(passwordResetRoutes({ db, config, notifyMail }));
     await app.register(sessionRoutes({ db, config }));
+    await app.register(passkeyRoutes({ db, config, notifyMail }));
 
     app.get(
       "/auth/options",
