@@ -302,7 +302,7 @@ export async function buildApp(
         paymentRoutes({
           db,
           provider: paymentProvider,
-          publicUrl: config.publicUrl,
+          returnOrigins: config.returnOrigins,
           notifyMail,
           catalogWritten,
           holdSeconds: config.stockHoldSeconds,

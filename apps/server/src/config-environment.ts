@@ -47,6 +47,17 @@ const isSender = (value: string) => {
   return parsed.length === 1 && emailAddress.safeParse(parsed[0]!.address).success;
 };
 
+/** `scheme://host[:port]` of an http(s) address with nothing after it but a slash; undefined for anything else. */
+const originOf = (value: string) => {
+  try {
+    const url = new URL(value);
+    const bare = /^https?:$/.test(url.protocol) && url.pathname === "/" && !/[?#@]/.test(value);
+    return bare ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /** A key or secret; empty is unset, as in an env file that leaves it blank. */
 const optionalText = z
   .string()
@@ -124,6 +135,20 @@ export const environmentSchema = z.object({
     .default("UTC")
     .refine(isValidTimeZone, "must be an IANA time zone such as Europe/Madrid"),
   PUBLIC_URL: z.url("must be a URL such as https://shop.example.com").optional(),
+  /** Other addresses a checkout may send the shopper back to, besides PUBLIC_URL (comma-separated origins). */
+  RETURN_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const items = (value ?? "").split(",").map((item) => item.trim());
+      const origins = items.filter(Boolean).map(originOf);
+      if (origins.every((origin) => origin !== undefined)) return origins;
+      context.addIssue({
+        code: "custom",
+        message: "must be comma-separated http(s) origins with no path, such as https://shop.example.com",
+      });
+      return z.NEVER;
+    }),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO: booleanFlag,
   /** Admins must sign in with a second factor; unset: yes, except in demo mode. */

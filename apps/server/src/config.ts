@@ -30,6 +30,11 @@ export interface Config {
   /** Who takes card payments, with that provider's keys: `sandbox` is built in and needs no internet. */
   payments: PaymentsConfig;
   publicUrl: string;
+  /**
+   * The origins a checkout may send the shopper back to: PUBLIC_URL's and RETURN_ORIGINS, never the request's
+   * Host, which whoever sends the request chooses.
+   */
+  returnOrigins: string[];
   jwtSecret: string;
   /** Demo mode: embedded database, demo store seeded on first start, demo logins printed. */
   demo: boolean;
@@ -161,6 +166,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeTimeZone: e.STORE_TIMEZONE,
     payments: paymentsConfig(e, jwtSecret),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    // Without PUBLIC_URL the store is on this machine, opened as localhost or 127.0.0.1.
+    returnOrigins: [
+      ...new Set([
+        ...(e.PUBLIC_URL
+          ? [new URL(e.PUBLIC_URL).origin]
+          : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`]),
+        ...e.RETURN_ORIGINS,
+      ]),
+    ],
     jwtSecret,
     demo,
     // The demo store's printed admin logins work with a password alone, as the original client expects.

@@ -31,6 +31,8 @@ const serverEnv = (port: number) => ({
   RATE_LIMIT_AUTH_PER_IP: "1000",
   RATE_LIMIT_AUTH_PER_EMAIL: "3",
   SHUTDOWN_DRAIN_SECONDS: "2",
+  // Shoppers come through the balancer: its address is the store's, the one a checkout may return to.
+  PUBLIC_URL: front,
 });
 
 async function ready(url: string) {
@@ -52,10 +54,10 @@ beforeAll(async () => {
   await builtServer();
   database = await createTestDatabase("demo");
   ports = await Promise.all(Array.from({ length: PROCESSES }, () => freePort()));
-  for (let i = 0; i < PROCESSES; i++) await startProcess(i);
-  dir = tempDir("haproxy");
   const frontPort = await freePort();
   front = `http://127.0.0.1:${frontPort}`;
+  for (let i = 0; i < PROCESSES; i++) await startProcess(i);
+  dir = tempDir("haproxy");
   writeFileSync(
     join(dir, "haproxy.cfg"),
     [

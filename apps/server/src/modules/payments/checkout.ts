@@ -241,10 +241,15 @@ export async function startCheckout(
   deps: CheckoutDeps,
   userId: number,
   body: PayBody,
+  /** The configured origins the shopper may come back to (config.returnOrigins). */
   storeOrigins: string[],
 ): Promise<Started> {
   const base = new URL(body.baseURL);
-  if (!storeOrigins.includes(base.origin)) throw new InvalidInput("baseURL", "must be this store's address");
+  if (!storeOrigins.includes(base.origin))
+    throw new InvalidInput(
+      "baseURL",
+      "must be one of the store's own addresses (PUBLIC_URL or RETURN_ORIGINS)",
+    );
   const baseUrl = `${base.origin}${base.pathname.replace(/\/+$/, "")}`;
 
   // A payment whose return was lost is settled first, so its orders are never charged again.

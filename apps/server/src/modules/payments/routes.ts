@@ -44,8 +44,8 @@ export const SPEC_CLIENT_PROVIDER: PaymentProviderName = "mercadopago";
 export interface PaymentRoutesDeps {
   db: Db;
   provider: PaymentProvider;
-  /** The store's public address: a checkout's return address must be the store itself. */
-  publicUrl: string;
+  /** Where a checkout may send the shopper back (PUBLIC_URL and RETURN_ORIGINS): never the request's Host. */
+  returnOrigins: string[];
   /** Wakes the mail worker once a settlement queued its message. */
   notifyMail?: () => void;
   /** This process wrote what the store shows: its next replies wait for that write's own change notification. */
@@ -70,7 +70,7 @@ export interface PaymentRoutesDeps {
 export function paymentRoutes({
   db,
   provider,
-  publicUrl,
+  returnOrigins,
   notifyMail,
   catalogWritten,
   holdSeconds,
@@ -112,9 +112,6 @@ export function paymentRoutes({
           },
         },
         async (request) => {
-          const origins = [publicUrl, `${request.protocol}://${request.host}`].map(
-            (url) => new URL(url).origin,
-          );
           const reply = await startCheckout(
             {
               db,
@@ -132,7 +129,7 @@ export function paymentRoutes({
             },
             signedInShopper(request).id,
             request.body,
-            origins,
+            returnOrigins,
           ).catch((error: unknown) => {
             if (error instanceof Conflict) metrics?.checkouts.inc({ outcome: "refused" });
             throw error;
