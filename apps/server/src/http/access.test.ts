@@ -194,6 +194,13 @@ async function resetToken(): Promise<string> {
   return token;
 }
 
+/** A new login of the demo shopper's: its session id, the `sid` of its access token. */
+async function shopperSessionId(): Promise<string> {
+  const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
+  const [, payload] = reply.json<{ accessToken: string }>().accessToken.split(".");
+  return (JSON.parse(Buffer.from(payload!, "base64url").toString()) as { sid: string }).sid;
+}
+
 /** A passkey row of the demo shopper's, for the routes that rename or remove one. */
 async function shopperPasskeyId(): Promise<number> {
   const [key] = await t.database.db
@@ -385,6 +392,16 @@ const MATRIX: Record<string, Row> = {
     }),
   },
   "GET /api/user": { expect: signedInOnly(200), request: () => ({ url: "/api/user" }) },
+  "GET /api/user/sessions": { expect: signedInOnly(200), request: () => ({ url: "/api/user/sessions" }) },
+  // A fresh session of the demo shopper's: anyone else's id answers as a missing one.
+  "DELETE /api/user/sessions/:id": {
+    expect: signedInOnly(200, 404, 404),
+    request: async () => ({ method: "DELETE", url: `/api/user/sessions/${await shopperSessionId()}` }),
+  },
+  "DELETE /api/user/sessions": {
+    expect: signedInOnly(200),
+    request: () => ({ method: "DELETE", url: "/api/user/sessions" }),
+  },
   "PUT /api/user": {
     expect: signedInOnly(200),
     request: () => ({ method: "PUT", url: "/api/user", payload: { newsletterSubscription: true } }),

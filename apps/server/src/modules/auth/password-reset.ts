@@ -15,8 +15,8 @@ import { passwordResetTokens, users } from "../../db/schema";
 import { InvalidInput } from "../../errors";
 import { queueMail, type MailMessage } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
+import { queueSecurityNotice } from "./notices";
 import { hashPassword } from "./password";
-import { requireStrongPassword } from "./password-policy";
 import { AuthRateLimit, authCounter } from "./rate-limit";
 import { findUserByEmail } from "./service";
 import { revokeUserSessions } from "./sessions";
@@ -123,9 +123,6 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       usedAt: passwordResetTokens.usedAt,
       expiresAt: passwordResetTokens.expiresAt,
       deletedAt: users.deletedAt,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
     })
     .from(passwordResetTokens)
     .innerJoin(users, eq(users.id, passwordResetTokens.userId))
@@ -134,8 +131,6 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
   if (!found || found.deletedAt) throw refuse(ACCOUNT_MESSAGES.resetLinkInvalid);
   if (found.usedAt) throw refuse(ACCOUNT_MESSAGES.resetLinkUsed);
   if (found.expiresAt.getTime() <= Date.now()) throw refuse(ACCOUNT_MESSAGES.resetLinkExpired);
-  // After the link's checks: only the link's holder learns how the account's password is judged.
-  await requireStrongPassword("password", password, found);
   const passwordHash = await hashPassword(password);
 
   return db.transaction(async (tx) => {
@@ -172,6 +167,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       );
     // Every login ends, this browser's too (it wasn't signed in as the account: it had lost the password).
     await revokeUserSessions(tx, user.id);
+    await queueSecurityNotice(tx, user.email, { kind: "password-reset" });
     await recordChange(tx, user, "user.password-reset", user.id, {
       before: null,
       after: { by: "reset link" },
@@ -246,6 +242,7 @@ export function passwordResetRoutes({
         await resetLimit.hitIp(request, reply);
         const { email } = await resetPassword(db, request.body.token, request.body.password);
         request.log.info({ event: "password.reset" }, "password reset");
+        notifyMail?.();
         // The e-mail the link was sent to, so the login form opens with it: whoever holds the link has it.
         return { msg: "Password changed", email };
       },

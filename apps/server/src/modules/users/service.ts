@@ -20,9 +20,9 @@ import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../identity/caller";
 import { deletedAddress } from "./erasure";
 import { hashPassword, verifyPassword } from "../auth/password";
-import { requireStrongPassword } from "../auth/password-policy";
 import { findUserByEmail } from "../auth/service";
 import { revokeUserSessions } from "../auth/sessions";
+import { queueSecurityNotice } from "../auth/notices";
 import { avatarUrl } from "../illustrations/svg";
 
 /** The first account: the store's owner, who can never be demoted or deleted (docs/product-rules.md §8, §12). */
@@ -83,7 +83,6 @@ export async function registerUser(
   input: { firstName: string; lastName: string; email: string; password: string },
 ): Promise<{ id: number }> {
   if (await findUserByEmail(db, input.email)) throw emailTaken();
-  await requireStrongPassword("password", input.password, input);
   const passwordHash = await hashPassword(input.password);
   try {
     const [created] = await db
@@ -107,13 +106,7 @@ type UserUpdate = z.output<typeof userUpdateSchema>;
 /** PUT /user: one field of the caller's own account, or one of the caller's addresses. */
 export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Promise<User> {
   const [account] = await db
-    .select({
-      googleUser: users.googleUser,
-      passwordHash: users.passwordHash,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
+    .select({ googleUser: users.googleUser, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, caller.id));
   if (!account) throw new NotFound("User Not Found");
@@ -139,13 +132,18 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
     if (!(await verifyPassword(update.prevPassword, account.passwordHash))) {
       throw new InvalidInput("prevPassword", "The password is incorrect");
     }
-    await requireStrongPassword("newPassword", update.newPassword, account);
-    await db
-      .update(users)
-      .set({ passwordHash: await hashPassword(update.newPassword) })
-      .where(eq(users.id, caller.id));
-    // Other logins end: a password is changed when someone else might know the old one (ASVS 3.3.3).
-    await revokeUserSessions(db, caller.id, caller.sessionId);
+    const passwordHash = await hashPassword(update.newPassword);
+    await db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(users)
+        .set({ passwordHash })
+        .where(eq(users.id, caller.id))
+        .returning({ email: users.email });
+      // Other logins end: a password is changed when someone else might know the old one (ASVS 3.3.3).
+      await revokeUserSessions(tx, caller.id, caller.sessionId);
+      // The owner hears of it, in case it wasn't them (ASVS 2.2.3).
+      if (changed) await queueSecurityNotice(tx, changed.email, { kind: "password-changed" });
+    });
     return getUser(db, caller.id);
   }
 
@@ -265,7 +263,7 @@ export async function changeRole(
 ): Promise<UserSummary> {
   return db.transaction(async (tx) => {
     const [target] = await tx
-      .select({ rol: users.rol })
+      .select({ rol: users.rol, email: users.email })
       .from(users)
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .for("update");
@@ -292,6 +290,9 @@ export async function changeRole(
       // The user's logins go on: the role is read from the database on every request, so
       // the change applies at once, and their next request is told so (auth/access-token.ts).
       await recordChange(tx, actor, "user.role", id, { before: { rol: target.rol }, after: { rol: next } });
+      await queueSecurityNotice(tx, target.email, {
+        kind: next === "admin" ? "admin-granted" : "admin-removed",
+      });
     }
     return toSummary(row);
   });
