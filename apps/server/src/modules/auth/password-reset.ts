@@ -17,6 +17,7 @@ import { queueMail, type MailMessage } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
 import { queueSecurityNotice } from "./notices";
 import { hashPassword } from "./password";
+import { requireStrongPassword } from "./password-policy";
 import { AuthRateLimit, authCounter } from "./rate-limit";
 import { findUserByEmail } from "./service";
 import { revokeUserSessions } from "./sessions";
@@ -123,6 +124,9 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       usedAt: passwordResetTokens.usedAt,
       expiresAt: passwordResetTokens.expiresAt,
       deletedAt: users.deletedAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
     })
     .from(passwordResetTokens)
     .innerJoin(users, eq(users.id, passwordResetTokens.userId))
@@ -131,6 +135,8 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
   if (!found || found.deletedAt) throw refuse(ACCOUNT_MESSAGES.resetLinkInvalid);
   if (found.usedAt) throw refuse(ACCOUNT_MESSAGES.resetLinkUsed);
   if (found.expiresAt.getTime() <= Date.now()) throw refuse(ACCOUNT_MESSAGES.resetLinkExpired);
+  // After the link's checks: only the link's holder learns how the account's password is judged.
+  await requireStrongPassword("password", password, found);
   const passwordHash = await hashPassword(password);
 
   return db.transaction(async (tx) => {

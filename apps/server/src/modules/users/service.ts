@@ -20,6 +20,7 @@ import { Conflict, InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { Caller } from "../identity/caller";
 import { deletedAddress } from "./erasure";
 import { hashPassword, verifyPassword } from "../auth/password";
+import { requireStrongPassword } from "../auth/password-policy";
 import { findUserByEmail } from "../auth/service";
 import { revokeUserSessions } from "../auth/sessions";
 import { queueSecurityNotice } from "../auth/notices";
@@ -83,6 +84,7 @@ export async function registerUser(
   input: { firstName: string; lastName: string; email: string; password: string },
 ): Promise<{ id: number }> {
   if (await findUserByEmail(db, input.email)) throw emailTaken();
+  await requireStrongPassword("password", input.password, input);
   const passwordHash = await hashPassword(input.password);
   try {
     const [created] = await db
@@ -106,7 +108,13 @@ type UserUpdate = z.output<typeof userUpdateSchema>;
 /** PUT /user: one field of the caller's own account, or one of the caller's addresses. */
 export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Promise<User> {
   const [account] = await db
-    .select({ googleUser: users.googleUser, passwordHash: users.passwordHash })
+    .select({
+      googleUser: users.googleUser,
+      passwordHash: users.passwordHash,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
     .from(users)
     .where(eq(users.id, caller.id));
   if (!account) throw new NotFound("User Not Found");
@@ -132,6 +140,7 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
     if (!(await verifyPassword(update.prevPassword, account.passwordHash))) {
       throw new InvalidInput("prevPassword", "The password is incorrect");
     }
+    await requireStrongPassword("newPassword", update.newPassword, account);
     const passwordHash = await hashPassword(update.newPassword);
     await db.transaction(async (tx) => {
       const [changed] = await tx
