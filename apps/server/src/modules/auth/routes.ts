@@ -18,12 +18,19 @@ import { passwordResetRoutes } from "./password-reset";
 import { passkeyRoutes } from "./passkeys/routes";
 import { dummyPasswordHash } from "./password";
 import { AuthRateLimit, LoginGuard, authCounter } from "./rate-limit";
-import { checkEmail, googleLogin, login } from "./service";
+import { secondFactorRoutes } from "./second-factor/routes";
+import { checkEmail, googleLogin, login, type LoginOutcome } from "./service";
 import { endSession, refreshSession } from "./sessions";
 import { sessionRoutes } from "./sessions-routes";
 import { keepRepliesPrivate } from "../../http/private-replies";
 
 const errors = { 400: errorSchema, 401: errorSchema, 409: errorSchema, 429: errorSchema };
+
+/** The original specification's reply with the tokens, or the second step's (no tokens yet). */
+const loginReply = (outcome: LoginOutcome) =>
+  "secondFactor" in outcome
+    ? { msg: "Second factor required" as const, secondFactor: outcome.secondFactor }
+    : { msg: "Logged in", ...outcome };
 
 /** Signing in and out (docs/product-rules.md §8 Login, Logout, Token refresh; §10 Users). */
 export interface AuthRoutesDeps {
@@ -48,6 +55,7 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
     };
     keepRepliesPrivate(app);
     await app.register(passwordResetRoutes({ db, config, notifyMail }));
+    await app.register(secondFactorRoutes({ db, config, notifyMail }));
     await app.register(sessionRoutes({ db, config }));
     await app.register(passkeyRoutes({ db, config, notifyMail }));
 
@@ -97,12 +105,12 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
         // Guessing from many machines slows an e-mail's logins down but never locks its owner out.
         const attempt = await loginGuard.begin(request, reply);
         try {
-          const tokens = await login(db, config, request.body.email, request.body.password, {
+          const outcome = await login(db, config, request.body.email, request.body.password, {
             userAgent: request.headers["user-agent"],
           });
           await attempt.succeeded();
-          request.log.info({ event: "login" }, "login");
-          return { msg: "Logged in", ...tokens };
+          request.log.info({ event: "login", secondFactor: "secondFactor" in outcome }, "login");
+          return loginReply(outcome);
         } catch (error) {
           if (error instanceof NotSignedIn) {
             // Every failed sign-in is logged, never with the password (ASVS 7.1.1, 7.2.1).
@@ -127,10 +135,10 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
       async (request, reply) => {
         if (!verifyGoogle) throw new NotFound("Google sign-in is not configured");
         await limits.google.hitIp(request, reply);
-        const tokens = await googleLogin(db, config, verifyGoogle, request.body.tokenId, {
+        const outcome = await googleLogin(db, config, verifyGoogle, request.body.tokenId, {
           userAgent: request.headers["user-agent"],
         });
-        return { msg: "Logged in", ...tokens };
+        return loginReply(outcome);
       },
     );
 

@@ -8,7 +8,12 @@ import { recordChange } from "../audit/service";
 import type { GoogleVerifier } from "./google";
 import { dummyPasswordHash, verifyPassword } from "./password";
 import { upgradeHashIfWeak } from "./password-policy";
-import { startSession, type SessionContext, type SessionTokens } from "./sessions";
+import { signInOrAskSecondFactor } from "./second-factor/service";
+import type { PendingLogin } from "./second-factor/pending-login";
+import type { SessionContext, SessionTokens } from "./sessions";
+
+/** A session, or (an account with a second factor) the login's second step. */
+export type LoginOutcome = SessionTokens | { secondFactor: PendingLogin };
 
 /** The live account with this e-mail, whatever its case (deleted accounts don't count). */
 export async function findUserByEmail(db: Db, email: string) {
@@ -45,13 +50,13 @@ export async function login(
   email: string,
   password: string,
   context: SessionContext = {},
-): Promise<SessionTokens> {
+): Promise<LoginOutcome> {
   const user = await findUserByEmail(db, email);
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(password, hash);
   if (!user || !user.passwordHash || !matches) throw new NotSignedIn(LOGIN_FAILED);
   await upgradeHashIfWeak(db, user, password);
-  return startSession(db, config, user.id, context);
+  return signInOrAskSecondFactor(db, config, user.id, context);
 }
 
 /**
@@ -68,13 +73,13 @@ export async function googleLogin(
   idToken: string,
   context: SessionContext = {},
   retried = false,
-): Promise<SessionTokens> {
+): Promise<LoginOutcome> {
   const identity = await verify(idToken);
   const [bySubject] = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.googleSubject, identity.subject), isNull(users.deletedAt)));
-  if (bySubject) return startSession(db, config, bySubject.id, context);
+  if (bySubject) return signInOrAskSecondFactor(db, config, bySubject.id, context);
   if (!identity.emailVerified) throw new NotSignedIn("Invalid Google token: the e-mail is not verified");
 
   const userId = await db.transaction(async (tx) => {
@@ -113,5 +118,5 @@ export async function googleLogin(
     if (retried) throw new Conflict("This e-mail can't sign in with Google");
     return googleLogin(db, config, verify, idToken, context, true);
   }
-  return startSession(db, config, userId, context);
+  return signInOrAskSecondFactor(db, config, userId, context);
 }
