@@ -270,7 +270,7 @@ export async function buildApp(
       );
       await api.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
       await api.register(authRoutes({ db, config, notifyMail }));
-      await api.register(userRoutes({ db, config }));
+      await api.register(userRoutes({ db, config, notifyMail }));
       await api.register(uploadRoutes({ db, config, storage: uploads }));
       await api.register(newsletterRoutes({ db, config, notifyMail }));
       await api.register(networkRoutes({ db, catalogWritten }));

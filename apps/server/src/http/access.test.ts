@@ -9,6 +9,7 @@ import {
   bulkOrders,
   checkouts,
   comments,
+  emailChanges,
   orders,
   passkeys,
   passwordResetTokens,
@@ -194,13 +195,6 @@ async function resetToken(): Promise<string> {
   return token;
 }
 
-/** A new login of the demo shopper's: its session id, the `sid` of its access token. */
-async function shopperSessionId(): Promise<string> {
-  const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
-  const [, payload] = reply.json<{ accessToken: string }>().accessToken.split(".");
-  return (JSON.parse(Buffer.from(payload!, "base64url").toString()) as { sid: string }).sid;
-}
-
 /** A passkey row of the demo shopper's, for the routes that rename or remove one. */
 async function shopperPasskeyId(): Promise<number> {
   const [key] = await t.database.db
@@ -232,6 +226,29 @@ async function passkeySignIn(): Promise<{ token: string; response: object }> {
   const reply = await t.app.inject({ method: "POST", url: "/api/user/login/passkey/options" });
   const { token, options } = reply.json<{ token: string; options: { challenge: string } }>();
   return { token, response: authenticator.assert(options) };
+}
+
+/** An e-mail change of a fresh account waiting for its link (`confirm`) or confirmed and revertible. */
+async function emailChangeToken(link: "confirm" | "revert"): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const hash = createHash("sha256").update(token).digest("hex");
+  const userId = await register();
+  await t.database.db.insert(emailChanges).values({
+    userId,
+    oldEmail: `matrix-old-${userId}@voltio.test`,
+    newEmail: `matrix-new-${userId}@voltio.test`,
+    confirmTokenHash: link === "confirm" ? hash : randomBytes(32).toString("hex"),
+    expiresAt: new Date(Date.now() + 60_000),
+    ...(link === "revert" ? { confirmedAt: new Date(), revertTokenHash: hash } : {}),
+  });
+  return token;
+}
+
+/** A new login of the demo shopper's: its session id, the `sid` of its access token. */
+async function shopperSessionId(): Promise<string> {
+  const reply = await t.app.inject({ method: "POST", url: "/api/user/login", payload: SHOPPER });
+  const [, payload] = reply.json<{ accessToken: string }>().accessToken.split(".");
+  return (JSON.parse(Buffer.from(payload!, "base64url").toString()) as { sid: string }).sid;
 }
 
 async function refreshToken(): Promise<string> {
@@ -329,6 +346,23 @@ const MATRIX: Record<string, Row> = {
       method: "POST",
       url: "/api/user/password/reset",
       payload: { token: await resetToken(), password: "long-enough-2" },
+    }),
+  },
+  // Public: a link may be opened in a browser that isn't signed in. A fresh change each time: a link works once.
+  "POST /api/user/email/confirm": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/email/confirm",
+      payload: { token: await emailChangeToken("confirm") },
+    }),
+  },
+  "POST /api/user/email/revert": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/email/revert",
+      payload: { token: await emailChangeToken("revert") },
     }),
   },
   "POST /api/user/token": {

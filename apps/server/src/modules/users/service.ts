@@ -156,15 +156,10 @@ export async function updateUser(db: Db, caller: Caller, update: UserUpdate): Pr
     return getUser(db, caller.id);
   }
 
-  if (update.email !== undefined) {
-    if (account.googleUser) throw new InvalidInput("email", "A Google account keeps its Google e-mail");
-    const owner = await findUserByEmail(db, update.email);
-    if (owner && owner.id !== caller.id) throw emailTaken();
-  }
+  // The e-mail is not among them: it changes only once the new address confirms it (email-change.ts).
   const fields = {
     firstName: update.firstName,
     lastName: update.lastName,
-    email: update.email,
     profilePicture: update.profilePicture,
     newsletterSubscription: update.newsletterSubscription,
   };

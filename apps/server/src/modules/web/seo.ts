@@ -15,6 +15,8 @@ const TITLES: [RegExp, string][] = [
   [/^\/password\/forgot$/, `Forgot your password? | ${STORE}`],
   [/^\/password\/reset$/, `Choose a new password | ${STORE}`],
   [/^\/user$/, `Profile | ${STORE}`],
+  [/^\/user\/email\/confirm$/, `Confirm your new e-mail | ${STORE}`],
+  [/^\/user\/email\/revert$/, `Put your e-mail back | ${STORE}`],
   [/^\/purchases$/i, `Your Purchases | ${STORE}`],
   [/^\/purchases\/[^/]+$/i, `Order | ${STORE}`],
   [/^\/wishlist$/i, `Wishlist | ${STORE}`],
