@@ -138,6 +138,7 @@ describe("weighBuild and budgetProblems", () => {
       "src/features/auth/ForgotPasswordPage.tsx",
       "src/features/auth/ResetPasswordPage.tsx",
       "src/features/account/ProfilePage.tsx",
+      "src/features/account/EmailLinkPage.tsx",
       "src/features/account/PurchasesPage.tsx",
       "src/features/account/OrderPage.tsx",
       "src/features/checkout/CheckoutPage.tsx",

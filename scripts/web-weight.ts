@@ -45,6 +45,8 @@ export const STOREFRONT_ROUTES: readonly { path: string; page: string; budgeted:
   { path: "/user", page: "src/features/account/ProfilePage.tsx", budgeted: false },
   { path: "/password/forgot", page: "src/features/auth/ForgotPasswordPage.tsx", budgeted: false },
   { path: "/password/reset", page: "src/features/auth/ResetPasswordPage.tsx", budgeted: false },
+  { path: "/user/email/confirm", page: "src/features/account/EmailLinkPage.tsx", budgeted: false },
+  { path: "/user/email/revert", page: "src/features/account/EmailLinkPage.tsx", budgeted: false },
 ];
 
 /** Written by the build beside the manifest: the chunk files that hold back-office code. */

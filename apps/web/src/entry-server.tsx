@@ -8,6 +8,7 @@ import { loadLazySections } from "./components/lazy-section";
 import NotFoundPage from "./components/NotFoundPage";
 import AboutPage from "./features/about/AboutPage";
 import ProfilePage from "./features/account/ProfilePage";
+import EmailLinkPage from "./features/account/EmailLinkPage";
 import PurchasesPage from "./features/account/PurchasesPage";
 import OrderPage from "./features/account/OrderPage";
 import CartPage from "./features/cart/CartPage";
@@ -45,6 +46,7 @@ const pages: Pages = {
   ForgotPasswordPage,
   ResetPasswordPage,
   ProfilePage,
+  EmailLinkPage,
   PurchasesPage,
   OrderPage,
   CartPage,

@@ -267,6 +267,13 @@ export const passwordChangeSchema = z.object({
     .max(PASSWORD_MAX_LENGTH, m.tooLong),
 });
 
+/** The profile's e-mail row: the new address and, for an account with a password, the current one. */
+export const emailChangeFormSchema = z.object({
+  email: emailSchema,
+  currentPassword: z.string().min(1, m.currentPasswordRequired).max(PASSWORD_MAX_LENGTH, m.tooLong),
+});
+export type EmailChangeForm = z.infer<typeof emailChangeFormSchema>;
+
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -8,6 +8,7 @@ export const PAGE_TEXTS = {
   ForgotPasswordPage: ["account"],
   ResetPasswordPage: ["account"],
   ProfilePage: ["account", "shopping"],
+  EmailLinkPage: ["account"],
   PurchasesPage: ["shopping"],
   OrderPage: ["shopping"],
   CartPage: ["shopping"],

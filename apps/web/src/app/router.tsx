@@ -24,6 +24,7 @@ export const lazyPages = {
     ...PAGE_TEXTS.ResetPasswordPage,
   ),
   ProfilePage: lazyWithTexts(() => import("@/features/account/ProfilePage"), ...PAGE_TEXTS.ProfilePage),
+  EmailLinkPage: lazyWithTexts(() => import("@/features/account/EmailLinkPage"), ...PAGE_TEXTS.EmailLinkPage),
   PurchasesPage: lazyWithTexts(() => import("@/features/account/PurchasesPage"), ...PAGE_TEXTS.PurchasesPage),
   OrderPage: lazyWithTexts(() => import("@/features/account/OrderPage"), ...PAGE_TEXTS.OrderPage),
   CartPage: lazyWithTexts(() => import("@/features/cart/CartPage"), ...PAGE_TEXTS.CartPage),
@@ -52,6 +53,9 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
         <Route path="login" element={<pages.LoginPage />} />
         <Route path="password/forgot" element={<pages.ForgotPasswordPage />} />
         <Route path="password/reset" element={<pages.ResetPasswordPage />} />
+        {/* An e-mail change's links: opened from a mailbox, maybe in a browser that isn't signed in. */}
+        <Route path="user/email/confirm" element={<pages.EmailLinkPage />} />
+        <Route path="user/email/revert" element={<pages.EmailLinkPage />} />
         {/* Paths match in any case: the profile's Overview links to /Cart and /Wishlist (docs/product-rules.md §1). */}
         <Route path="cart" element={<pages.CartPage />} />
         <Route path="wishlist" element={<pages.WishlistPage />} />

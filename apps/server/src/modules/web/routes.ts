@@ -57,6 +57,7 @@ const SPA_ROUTES: RegExp[] = [
   /^\/login$/,
   /^\/password\/(forgot|reset)$/,
   /^\/user$/,
+  /^\/user\/email\/(confirm|revert)$/,
   /^\/purchases$/i,
   /^\/purchases\/[^/]+$/i,
   /^\/wishlist$/i,

@@ -2,7 +2,6 @@ import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { MapPin, Pencil } from "lucide-react";
 import { registerSchema, type User, type UserUpdate } from "@voltio/domain/account";
-import { ApiError } from "@/api/client";
 import { Card } from "@/components/ui/Card";
 import { IconButton } from "@/components/ui/IconButton";
 import { useUpdateUser } from "@/api/session-mutations";
@@ -10,12 +9,12 @@ import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
 import { AddressesDialog } from "./AddressesDialog";
 import { EditableField } from "./EditableField";
+import { EmailRow } from "./EmailRow";
 import { PasswordRow } from "./PasswordRow";
 
 // Each row is a form of one field, checked by the register form's rule for it.
 const FIRST_NAME = registerSchema.pick({ firstName: true });
 const LAST_NAME = registerSchema.pick({ lastName: true });
-const EMAIL = registerSchema.pick({ email: true });
 
 /** 'User Data' (docs/product-rules.md §1): first name, last name, e-mail, password (not for Google users), addresses. */
 export function UserDataCard({ user }: { user: User }) {
@@ -29,8 +28,7 @@ export function UserDataCard({ user }: { user: User }) {
       showToast(t("profile.updated"));
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) showToast(t("auth.emailExists"), "error");
-      else showToast(failureText(t, error), "error");
+      showToast(failureText(t, error), "error");
       return false;
     }
   };
@@ -60,17 +58,7 @@ export function UserDataCard({ user }: { user: User }) {
             save={(lastName) => save({ lastName })}
           />
         </div>
-        <EditableField
-          label={t("auth.email")}
-          type="email"
-          value={user.email}
-          name="email"
-          schema={EMAIL}
-          autoComplete="email"
-          save={(email) => save({ email })}
-          locked={user.googleUser}
-          note={<span className="self-end py-3 text-xs text-muted">{t("profile.googleEmail")}</span>}
-        />
+        <EmailRow user={user} />
         {!user.googleUser && <PasswordRow />}
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
