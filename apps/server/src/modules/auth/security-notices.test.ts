@@ -125,6 +125,16 @@ describe("new sign-in from a browser the account never used", () => {
     expect(await kindsTo(email)).toEqual([]);
   });
 
+  it("tells nothing of the first sign-in since browsers were recorded: the sessions before name none", async () => {
+    const { id, email } = await account();
+    // As a session from before browsers were recorded, or one made by the server itself.
+    await t.bearer(id);
+    expect((await login(email, PASSWORD, FIREFOX_WINDOWS)).statusCode).toBe(200);
+    expect(await kindsTo(email)).toEqual([]);
+    expect((await login(email, PASSWORD, SAFARI_IPHONE)).statusCode).toBe(200);
+    expect(await kindsTo(email)).toEqual(["new-browser"]);
+  });
+
   it("tells the owner of a new browser and system, naming them, once", async () => {
     const { id, email } = await account();
     expect((await login(email, PASSWORD, FIREFOX_WINDOWS)).statusCode).toBe(200);

@@ -47,13 +47,14 @@ export async function startSession(
       .select({ rol: users.rol, email: users.email })
       .from(users)
       .where(eq(users.id, userId));
-    // A browser the account never signed in from is told to its owner; an account's first sign-in isn't.
+    // A browser the account never signed in from is told to its owner; an account's first sign-in isn't,
+    // nor its first since browsers were recorded (sessions from before have none): everyone would be told.
     if (account && userAgent.trim()) {
       const label = userAgentLabel(userAgent);
       const earlier = await tx
         .selectDistinct({ userAgent: refreshTokens.userAgent })
         .from(refreshTokens)
-        .where(eq(refreshTokens.userId, userId));
+        .where(and(eq(refreshTokens.userId, userId), ne(refreshTokens.userAgent, "")));
       if (earlier.length > 0 && !earlier.some((row) => userAgentLabel(row.userAgent) === label))
         await queueSecurityNotice(tx, account.email, { kind: "new-browser", browser: label });
     }
