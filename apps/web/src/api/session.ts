@@ -1,6 +1,14 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import type { AuthOptions, EmailCheckReply, LoginReply, RegisterInput, User } from "@voltio/domain/account";
+import type {
+  AuthOptions,
+  EmailCheckReply,
+  LoginReply,
+  RegisterInput,
+  SessionReply,
+  User,
+} from "@voltio/domain/account";
+import type { SecondFactorRequiredReply } from "@voltio/domain/second-factor";
 import { bootReply } from "./boot-data";
 import { ApiError, apiFetch, SESSION_EVENT } from "./client";
 import { mergeGuestLists } from "./login-merge";
@@ -102,7 +110,7 @@ const otherUserQueries = {
 };
 
 /** Stores the tokens and loads the user: from here on the shopper is signed in. */
-async function startSession(client: QueryClient, reply: LoginReply): Promise<User | null> {
+async function startSession(client: QueryClient, reply: SessionReply): Promise<User | null> {
   tokens.set(reply.accessToken, reply.refreshToken);
   const user = await fetchMe();
   // docs/product-rules.md §8 Login: the guest's cart and wishlist become the shopper's orders (admins have no lists).
@@ -113,12 +121,22 @@ async function startSession(client: QueryClient, reply: LoginReply): Promise<Use
   return user;
 }
 
+/** The login's second step: the token to send back with the code, and the factors the account has. */
+export type PendingSecondFactor = SecondFactorRequiredReply["secondFactor"];
+/** Signed in (the user), or asked for a second factor first (no session yet). */
+export type SignInResult = { user: User | null } | { secondFactor: PendingSecondFactor };
+
+const signInWith = async (client: QueryClient, reply: LoginReply): Promise<SignInResult> =>
+  "secondFactor" in reply
+    ? { secondFactor: reply.secondFactor }
+    : { user: await startSession(client, reply) };
+
 export async function login(client: QueryClient, email: string, password: string) {
   const reply = await apiFetch<LoginReply>("/user/login", {
     method: "POST",
     body: JSON.stringify({ email, password }),
   });
-  return startSession(client, reply);
+  return signInWith(client, reply);
 }
 
 export async function googleLogin(client: QueryClient, tokenId: string) {
@@ -126,8 +144,20 @@ export async function googleLogin(client: QueryClient, tokenId: string) {
     method: "POST",
     body: JSON.stringify({ tokenId }),
   });
+  return signInWith(client, reply);
+}
+
+/** POST /user/login/second-factor: the code (or recovery code) for the step the login opened. */
+export async function finishSecondFactor(client: QueryClient, token: string, code: string) {
+  const reply = await apiFetch<SessionReply>("/user/login/second-factor", {
+    method: "POST",
+    body: JSON.stringify({ token, code }),
+  });
   return startSession(client, reply);
 }
+
+/** For sign-ins that end with a session's tokens by other means (a passkey): stores them, loads the user. */
+export const signInWithTokens = (client: QueryClient, reply: SessionReply) => startSession(client, reply);
 
 /** Display preferences survive a logout; everything else in browser storage is the shopper's and goes. */
 const KEPT_ON_LOGOUT = ["theme", "lang"];

@@ -3,6 +3,7 @@ import { useSession } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { Overview } from "./Overview";
 import { PictureEditor } from "./PictureEditor";
+import { TwoStepSection } from "./TwoStepSection";
 import { SessionsCard } from "./SessionsCard";
 import { UserDataCard } from "./UserDataCard";
 
@@ -22,6 +23,7 @@ export function ProfilePage() {
         <PictureEditor user={user} />
         <UserDataCard user={user} />
       </div>
+      <TwoStepSection />
       <Overview />
       <SessionsCard />
       {/* docs/product-rules.md §1: these exist but are not visible to users. */}

@@ -1,5 +1,6 @@
 import { Suspense, lazy } from "react";
 import { Route, Routes } from "react-router";
+import { SecondFactorGate } from "@/components/SecondFactorGate";
 import { AdminMenu } from "./AdminMenu";
 import { AdminPlaceholder } from "./AdminPlaceholder";
 
@@ -22,28 +23,30 @@ const CustomerPage = lazy(() => import("./customers/CustomerPage"));
  */
 export function AdminApp() {
   return (
-    <div className="grid items-start gap-6 md:grid-cols-[15rem_1fr]">
-      <AdminMenu />
-      <div className="min-w-0">
-        <Suspense fallback={null}>
-          <Routes>
-            <Route index element={<DashboardPage />} />
-            <Route path="products" element={<ProductsPage />} />
-            <Route path="create/Product" element={<ProductFormPage />} />
-            <Route path="edit/:id" element={<ProductFormPage />} />
-            <Route path="discounts" element={<SalesPage />} />
-            <Route path="newsletter" element={<NewsletterPage />} />
-            <Route path="audit" element={<AuditPage />} />
-            <Route path="orders" element={<OrdersPage />} />
-            <Route path="order/:id" element={<AdminPlaceholder />} />
-            <Route path="users" element={<UsersPage />} />
-            <Route path="customers/:id" element={<CustomerPage />} />
-            <Route path="payments" element={<PaymentsPage />} />
-            <Route path="*" element={<AdminPlaceholder />} />
-          </Routes>
-        </Suspense>
+    <SecondFactorGate>
+      <div className="grid items-start gap-6 md:grid-cols-[15rem_1fr]">
+        <AdminMenu />
+        <div className="min-w-0">
+          <Suspense fallback={null}>
+            <Routes>
+              <Route index element={<DashboardPage />} />
+              <Route path="products" element={<ProductsPage />} />
+              <Route path="create/Product" element={<ProductFormPage />} />
+              <Route path="edit/:id" element={<ProductFormPage />} />
+              <Route path="discounts" element={<SalesPage />} />
+              <Route path="newsletter" element={<NewsletterPage />} />
+              <Route path="audit" element={<AuditPage />} />
+              <Route path="orders" element={<OrdersPage />} />
+              <Route path="order/:id" element={<AdminPlaceholder />} />
+              <Route path="users" element={<UsersPage />} />
+              <Route path="customers/:id" element={<CustomerPage />} />
+              <Route path="payments" element={<PaymentsPage />} />
+              <Route path="*" element={<AdminPlaceholder />} />
+            </Routes>
+          </Suspense>
+        </div>
       </div>
-    </div>
+    </SecondFactorGate>
   );
 }
 

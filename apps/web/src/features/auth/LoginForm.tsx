@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "react-router";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -8,12 +9,15 @@ import { TextField } from "@/components/TextField";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { failureText, linkButtonClass } from "@/components/form";
+import type { PendingSecondFactor } from "@/api/session";
 import { useLogin } from "./api";
 import { focusFirstInvalid } from "./keep-typed";
+import { SecondFactorStep } from "./SecondFactorStep";
 
 /**
  * The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (docs/product-rules.md §10.7).
- * Right after signing up it opens with the new account's e-mail and password in.
+ * Right after signing up it opens with the new account's e-mail and password in. An account with a second
+ * factor is then asked for its code (SecondFactorStep).
  */
 export function LoginForm({
   email,
@@ -34,11 +38,13 @@ export function LoginForm({
     reValidateMode: "onSubmit",
   });
   const { errors, isSubmitting } = form.formState;
+  const [pending, setPending] = useState<PendingSecondFactor>();
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const me = await login.mutateAsync({ email: values.email, password: values.password });
-      onSignedIn(me?.firstName);
+      const result = await login.mutateAsync({ email: values.email, password: values.password });
+      if ("secondFactor" in result) setPending(result.secondFactor);
+      else onSignedIn(result.user?.firstName);
     } catch (error) {
       if (error instanceof ApiError && error.message.includes("incorrect")) {
         showToast(t("auth.passwordIncorrect"), "error");
@@ -49,6 +55,18 @@ export function LoginForm({
       }
     }
   }, focusFirstInvalid(form));
+
+  if (pending)
+    return (
+      <SecondFactorStep
+        pending={pending}
+        onSignedIn={onSignedIn}
+        onRestart={() => {
+          setPending(undefined);
+          form.setValue("password", "");
+        }}
+      />
+    );
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">

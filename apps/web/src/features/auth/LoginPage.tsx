@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "@/i18n";
-import { useAuthOptions, useSession } from "@/api/session";
+import { useAuthOptions, useSession, type PendingSecondFactor } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { showToast } from "@/components/ui/toast";
 import { useCheckEmail, useGoogleLogin } from "./api";
@@ -9,6 +9,7 @@ import { AuthCard, SuccessNote } from "./AuthCard";
 import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
 import { PASSWORD_CHANGED } from "./login-notice";
+import { SecondFactorStep } from "./SecondFactorStep";
 
 // The forms after the e-mail step come with the server's answer to it, not with the page.
 const loadLoginForm = () => import("./LoginForm");
@@ -23,7 +24,8 @@ const RegisterForm = lazy(() => loadRegisterForm().then((module) => ({ default: 
 export type Step =
   | { kind: "email" }
   | { kind: "login"; email: string; password?: string }
-  | { kind: "register"; email: string };
+  | { kind: "register"; email: string }
+  | { kind: "second-factor"; pending: PendingSecondFactor };
 
 /**
  * /login (docs/product-rules.md §1, §8): the e-mail step, then the Login or the Register form by the server's reply, or
@@ -55,8 +57,9 @@ export function LoginPage() {
     try {
       if (!googleClientId) throw new Error("Google sign-in is not configured");
       const credential = await requestGoogleCredential(googleClientId);
-      const me = await googleLogin.mutateAsync(credential);
-      signedIn(me?.firstName);
+      const result = await googleLogin.mutateAsync(credential);
+      if ("secondFactor" in result) setStep({ kind: "second-factor", pending: result.secondFactor });
+      else signedIn(result.user?.firstName);
     } catch (error) {
       console.error("Google sign-in failed", error);
     }
@@ -82,7 +85,9 @@ export function LoginPage() {
           ? t("auth.pageTitle")
           : step.kind === "login"
             ? t("auth.loginTitle")
-            : t("auth.registerTitle")
+            : step.kind === "register"
+              ? t("auth.registerTitle")
+              : t("auth.loginTitle")
       }
     >
       <SuccessNote>
@@ -92,6 +97,13 @@ export function LoginPage() {
         <EmailStep
           onChecked={emailChecked}
           google={googleClientId ? () => void signInWithGoogle() : undefined}
+        />
+      )}
+      {step.kind === "second-factor" && (
+        <SecondFactorStep
+          pending={step.pending}
+          onSignedIn={signedIn}
+          onRestart={() => setStep({ kind: "email" })}
         />
       )}
       {/* Only after a password reset does the page open on the Login form, before its code is here. */}
