@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
 import { createTestApp, type TestContext } from "../../test/app";
 import { SoftAuthenticator } from "../../test/webauthn-authenticator";
+import { startPendingLogin } from "../modules/auth/second-factor/pending-login";
 import {
   bulkOrders,
   checkouts,
@@ -205,12 +206,13 @@ async function shopperPasskeyId(): Promise<number> {
 }
 
 /** A software passkey of a fresh account's, added through the API: it signs each sign-in's challenge. */
-let matrixAuthenticator: Promise<SoftAuthenticator> | undefined;
-async function passkeySignIn(): Promise<{ token: string; response: object }> {
-  matrixAuthenticator ??= (async () => {
+let matrixAuthenticator: Promise<{ authenticator: SoftAuthenticator; userId: number }> | undefined;
+const passkeyHolder = () =>
+  (matrixAuthenticator ??= (async () => {
     const url = new URL(t.config.publicUrl);
     const authenticator = new SoftAuthenticator(url.hostname, url.origin);
-    const headers = await t.bearer(await register());
+    const userId = await register();
+    const headers = await t.bearer(userId);
     const options = await t.app.inject({ method: "POST", url: "/api/user/passkeys/options", headers });
     const { response } = authenticator.register(options.json());
     const added = await t.app.inject({
@@ -220,10 +222,19 @@ async function passkeySignIn(): Promise<{ token: string; response: object }> {
       payload: { response },
     });
     expect(added.statusCode, added.body).toBe(201);
-    return authenticator;
-  })();
-  const authenticator = await matrixAuthenticator;
-  const reply = await t.app.inject({ method: "POST", url: "/api/user/login/passkey/options" });
+    return { authenticator, userId };
+  })());
+
+/** A sign-in with the passkey alone, or (`secondStep`) as the second step of a login it opens. */
+async function passkeySignIn(secondStep = false): Promise<{ token: string; response: object }> {
+  const { authenticator, userId } = await passkeyHolder();
+  const reply = secondStep
+    ? await t.app.inject({
+        method: "POST",
+        url: "/api/user/login/second-factor/passkey/options",
+        payload: { token: (await startPendingLogin(t.database.db, userId)).token },
+      })
+    : await t.app.inject({ method: "POST", url: "/api/user/login/passkey/options" });
   const { token, options } = reply.json<{ token: string; options: { challenge: string } }>();
   return { token, response: authenticator.assert(options) };
 }
@@ -411,6 +422,22 @@ const MATRIX: Record<string, Row> = {
   "POST /api/user/login/passkey": {
     expect: everyone(200),
     request: async () => ({ method: "POST", url: "/api/user/login/passkey", payload: await passkeySignIn() }),
+  },
+  "POST /api/user/login/second-factor/passkey/options": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/login/second-factor/passkey/options",
+      payload: { token: (await startPendingLogin(t.database.db, (await passkeyHolder()).userId)).token },
+    }),
+  },
+  "POST /api/user/login/second-factor/passkey": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/login/second-factor/passkey",
+      payload: await passkeySignIn(true),
+    }),
   },
   "POST /api/user": {
     expect: everyone(201),

@@ -1,9 +1,15 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Passkey, PasskeyLoginOptionsReply } from "@voltio/domain/passkeys";
 import { createTestApp, type TestContext } from "../../../../test/app";
 import { SoftAuthenticator } from "../../../../test/webauthn-authenticator";
 import { authChallenges, mailOutbox, passkeys, refreshTokens } from "../../../db/schema";
+import {
+  PENDING_LOGIN_GONE,
+  PENDING_LOGIN_PURPOSE,
+  WRONG_SECOND_FACTOR,
+  startPendingLogin,
+} from "../second-factor/pending-login";
 import { deviceName } from "./device-name";
 
 /**
@@ -304,6 +310,91 @@ describe("signing in with a passkey alone", () => {
       response: who.authenticator.assert(next.options),
     });
     expect(reply.statusCode, reply.body).toBe(401);
+  });
+});
+
+describe("a passkey as the login's second step", () => {
+  /** The step a right password opens for an account with a second factor. */
+  const pendingLogin = async (who: Account) =>
+    (await startPendingLogin(t.database.db, who.id, { userAgent: CHROME_ON_LINUX })).token;
+
+  const stepOptions = async (token: string) => {
+    const reply = await t.app.inject({
+      method: "POST",
+      url: "/api/user/login/second-factor/passkey/options",
+      payload: { token },
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    return reply.json<PasskeyLoginOptionsReply>().options as {
+      challenge: string;
+      allowCredentials?: { id: string }[];
+    };
+  };
+
+  const finishStep = (payload: object) =>
+    t.app.inject({ method: "POST", url: "/api/user/login/second-factor/passkey", payload });
+
+  it("names only the account's passkeys, and starts a session with the second factor proved", async () => {
+    const who = await account();
+    const other = await account();
+    const first = await withPasskey(who);
+    const second = await withPasskey(who);
+    await withPasskey(other);
+    const token = await pendingLogin(who);
+    const options = await stepOptions(token);
+    expect(options.allowCredentials?.map((key) => key.id).sort()).toEqual(
+      [first.credential.id, second.credential.id].map((id) => id.toString("base64url")).sort(),
+    );
+    const reply = await finishStep({ token, response: who.authenticator.assert(options) });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json()).toMatchObject({ msg: "Logged in", accessToken: expect.any(String) });
+    const sessions = await t.database.db.select().from(refreshTokens).where(eq(refreshTokens.userId, who.id));
+    expect(sessions.some((row) => row.userAgent === CHROME_ON_LINUX && row.secondFactorAt)).toBe(true);
+
+    const again = await finishStep({ token, response: who.authenticator.assert(options) });
+    expect(again.statusCode, again.body).toBe(401);
+    expect(again.json()).toMatchObject({ error: PENDING_LOGIN_GONE });
+  });
+
+  it("refuses another account's passkey as a wrong code, and uses the challenge up", async () => {
+    const who = await account();
+    const other = await account();
+    await withPasskey(who);
+    await withPasskey(other);
+    const token = await pendingLogin(who);
+    const options = await stepOptions(token);
+    const wrong = await finishStep({ token, response: other.authenticator.assert(options) });
+    expect(wrong.statusCode, wrong.body).toBe(401);
+    expect(wrong.json()).toMatchObject({ error: WRONG_SECOND_FACTOR });
+    const [step] = await t.database.db
+      .select()
+      .from(authChallenges)
+      .where(and(eq(authChallenges.userId, who.id), eq(authChallenges.purpose, PENDING_LOGIN_PURPOSE)));
+    expect(step?.attempts).toBe(1);
+
+    // The owner's answer to the same challenge comes too late; a new challenge works.
+    const late = await finishStep({ token, response: who.authenticator.assert(options) });
+    expect(late.statusCode, late.body).toBe(401);
+    const fresh = await stepOptions(token);
+    const reply = await finishStep({ token, response: who.authenticator.assert(fresh) });
+    expect(reply.statusCode, reply.body).toBe(200);
+  });
+
+  it("refuses a step that is unknown, and an account without passkeys", async () => {
+    const unknown = await t.app.inject({
+      method: "POST",
+      url: "/api/user/login/second-factor/passkey/options",
+      payload: { token: "no-such-step" },
+    });
+    expect(unknown.statusCode, unknown.body).toBe(401);
+    expect(unknown.json()).toMatchObject({ error: PENDING_LOGIN_GONE, secondFactorGone: true });
+    const without = await account();
+    const none = await t.app.inject({
+      method: "POST",
+      url: "/api/user/login/second-factor/passkey/options",
+      payload: { token: await pendingLogin(without) },
+    });
+    expect(none.statusCode, none.body).toBe(400);
   });
 });
 

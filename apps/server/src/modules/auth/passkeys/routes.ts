@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { loginReplySchema } from "@voltio/domain/account";
+import { sessionReplySchema } from "@voltio/domain/account";
 import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/http";
 import {
   passkeyAddSchema,
@@ -8,10 +8,12 @@ import {
   passkeyLoginSchema,
   passkeyRenameSchema,
   passkeySchema,
+  passkeyStepTokenSchema,
   webauthnOptionsSchema,
 } from "@voltio/domain/passkeys";
 import type { Config } from "../../../config";
 import type { Db } from "../../../db/client";
+import { signedIn } from "../../../http/access";
 import { BEARER, SIGNED_IN_ERRORS } from "../../../http/private-replies";
 import { AuthRateLimit, authCounter } from "../rate-limit";
 import {
@@ -25,6 +27,7 @@ import {
   removePasskey,
   renamePasskey,
 } from "./service";
+import { finishWithPasskey, secondFactorOptions } from "./second-factor";
 
 const signedInErrors = { ...SIGNED_IN_ERRORS, 409: errorSchema, 429: errorSchema };
 const publicErrors = { 400: errorSchema, 401: errorSchema, 429: errorSchema };
@@ -56,7 +59,7 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
           response: { 200: webauthnOptionsSchema, ...signedInErrors },
         },
       },
-      async (request) => registrationOptions(db, rp, request.caller!.id),
+      async (request) => registrationOptions(db, rp, signedIn(request).id),
     );
 
     app.post(
@@ -77,7 +80,7 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
         const passkey = await addPasskey(
           db,
           rp,
-          request.caller!.id,
+          signedIn(request).id,
           request.body,
           request.headers["user-agent"],
         );
@@ -98,7 +101,7 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
           response: { 200: passkeyListSchema, ...SIGNED_IN_ERRORS },
         },
       },
-      async (request) => listPasskeys(db, request.caller!.id),
+      async (request) => listPasskeys(db, signedIn(request).id),
     );
 
     app.patch(
@@ -114,7 +117,7 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
           response: { 200: passkeySchema, ...SIGNED_IN_ERRORS },
         },
       },
-      async (request) => renamePasskey(db, request.caller!.id, request.params.id, request.body.name),
+      async (request) => renamePasskey(db, signedIn(request).id, request.params.id, request.body.name),
     );
 
     app.delete(
@@ -131,7 +134,7 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
         },
       },
       async (request) => {
-        await removePasskey(db, request.caller!.id, request.params.id);
+        await removePasskey(db, signedIn(request).id, request.params.id);
         notifyMail?.();
         request.log.info({ event: "passkey.removed" }, "passkey removed");
         return { msg: "Passkey removed" };
@@ -164,7 +167,7 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
           summary:
             "Signing in with a passkey, step 2: the browser's answer with the step's token; a passkey is a second factor too",
           body: passkeyLoginSchema,
-          response: { 200: loginReplySchema, ...publicErrors },
+          response: { 200: sessionReplySchema, ...publicErrors },
         },
       },
       async (request, reply) => {
@@ -178,6 +181,46 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
             request.log.warn({ event: "login.failed", method: "passkey", why: error.why }, "login failed");
           throw error;
         }
+      },
+    );
+
+    app.post(
+      "/user/login/second-factor/passkey/options",
+      {
+        config: { access: "public" },
+        schema: {
+          tags: ["users"],
+          summary:
+            "Login step 2 with a passkey, part 1: the options for navigator.credentials.get(), naming only the account's passkeys",
+          body: passkeyStepTokenSchema,
+          response: { 200: passkeyLoginOptionsReplySchema, ...publicErrors },
+        },
+      },
+      async (request, reply) => {
+        await loginLimit.hitIp(request, reply);
+        return secondFactorOptions(db, rp, request.body.token);
+      },
+    );
+
+    app.post(
+      "/user/login/second-factor/passkey",
+      {
+        config: { access: "public" },
+        schema: {
+          tags: ["users"],
+          summary:
+            "Login step 2 with a passkey, part 2: the browser's answer with the login's token. A refused passkey counts as a wrong code",
+          body: passkeyLoginSchema,
+          response: { 200: sessionReplySchema, ...publicErrors },
+        },
+      },
+      async (request, reply) => {
+        await loginLimit.hitIp(request, reply);
+        const tokens = await finishWithPasskey(db, config, rp, request.body, (why) =>
+          request.log.warn({ event: "login.failed", method: "passkey", why }, "second factor refused"),
+        );
+        request.log.info({ event: "login", secondFactor: true, method: "passkey" }, "login");
+        return { msg: "Logged in", ...tokens };
       },
     );
   };
