@@ -5,7 +5,9 @@ import {
   expect,
   expectToastLasts2Seconds,
   logIn,
+  mailTo,
   newShopper,
+  readableMail,
   signIn,
   test,
   type Page,
@@ -30,6 +32,17 @@ async function logOut(page: Page) {
   await dialog.getByRole("button", { name: "Accept" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("link", { name: "Log in / Sign up" })).toBeVisible();
+}
+
+/** The link mailed to a new e-mail address, used as its page does. */
+async function confirmMailedLink(page: Page, address: string) {
+  const token = async () =>
+    (await mailTo(address))
+      .map((mail) => /\/user\/email\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(readableMail(mail))?.[1])
+      .find(Boolean);
+  await expect.poll(token, { timeout: 20_000 }).toBeDefined();
+  const confirmed = await page.request.post("/api/user/email/confirm", { data: { token: await token() } });
+  expect(confirmed.ok(), await confirmed.text()).toBe(true);
 }
 
 /** Pencil, type, confirm: one field of 'User Data'. */
@@ -125,7 +138,13 @@ test("'User Data': each field locked until its pencil, a refused name kept, name
   await editField(page, "Last name", "Nakashima");
   await expect(page.getByRole("heading", { name: "Nora Nakashima" })).toBeVisible();
   const newEmail = `nora.${Date.now()}.${test.info().workerIndex}@voltio.test`;
-  await editField(page, "E-mail", newEmail);
+  // The e-mail takes the current password, and changes once the link mailed to the new address is used.
+  await page.getByRole("button", { name: "Edit E-mail" }).click();
+  await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(newEmail);
+  await page.getByLabel("Current password", { exact: true }).fill(shopper.password);
+  await page.getByRole("button", { name: "Confirm E-mail" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `We sent a link to ${newEmail}` })).toBeVisible();
+  await confirmMailedLink(page, newEmail);
 
   // The new-password box opens only once the old one has text.
   await page.getByRole("button", { name: "Edit Password" }).click();
