@@ -18,6 +18,7 @@ import {
   products,
   sales,
 } from "../db/schema";
+import { pendingTotpLogin, startedTotpSetUps } from "../../test/second-factor";
 import { guardRoutes, type RouteAccess } from "./access";
 
 /**
@@ -437,6 +438,45 @@ const MATRIX: Record<string, Row> = {
       method: "POST",
       url: "/api/user/login/second-factor/passkey",
       payload: await passkeySignIn(true),
+    }),
+  },
+  // Two-step sign-in: the login's code step is for whoever holds the step; the set-up is each user's own.
+  "POST /api/user/login/second-factor": {
+    expect: everyone(200),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/login/second-factor",
+      payload: await pendingTotpLogin(t),
+    }),
+  },
+  "GET /api/user/second-factor": {
+    expect: signedInOnly(200),
+    request: () => ({ url: "/api/user/second-factor" }),
+  },
+  "POST /api/user/second-factor/totp": {
+    expect: signedInOnly(200),
+    request: () => ({ method: "POST", url: "/api/user/second-factor/totp" }),
+  },
+  // A set-up under way for each caller, and a wrong code: nobody's logins change for the other rows.
+  "POST /api/user/second-factor/totp/confirm": {
+    expect: signedInOnly(400),
+    request: async () => ({
+      method: "POST",
+      url: "/api/user/second-factor/totp/confirm",
+      payload: { code: (await startedTotpSetUps(t, [1, 2, otherUserId])).wrongCode },
+    }),
+  },
+  // Nobody here has the app on: each caller is told so about their own account.
+  "DELETE /api/user/second-factor/totp": {
+    expect: signedInOnly(409),
+    request: () => ({ method: "DELETE", url: "/api/user/second-factor/totp", payload: { code: "123456" } }),
+  },
+  "POST /api/user/second-factor/recovery-codes": {
+    expect: signedInOnly(409),
+    request: () => ({
+      method: "POST",
+      url: "/api/user/second-factor/recovery-codes",
+      payload: { code: "123456" },
     }),
   },
   "POST /api/user": {
