@@ -2,6 +2,7 @@ import { useTranslation } from "@/i18n";
 import { useSession } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { Overview } from "./Overview";
+import { PasskeysCard } from "./PasskeysCard";
 import { PictureEditor } from "./PictureEditor";
 import { TwoStepSection } from "./TwoStepSection";
 import { SessionsCard } from "./SessionsCard";
@@ -26,6 +27,7 @@ export function ProfilePage() {
       <TwoStepSection />
       <Overview />
       <SessionsCard />
+      <PasskeysCard />
       {/* docs/product-rules.md §1: these exist but are not visible to users. */}
       <div hidden>
         <button type="button">{t("profile.subscribeNewsletter")}</button>

@@ -12,6 +12,7 @@ import { failureText, linkButtonClass } from "@/components/form";
 import type { PendingSecondFactor } from "@/api/session";
 import { useLogin } from "./api";
 import { focusFirstInvalid } from "./keep-typed";
+import { PasskeySecondFactor } from "./PasskeyButtons";
 import { SecondFactorStep } from "./SecondFactorStep";
 
 /**
@@ -65,6 +66,7 @@ export function LoginForm({
           setPending(undefined);
           form.setValue("password", "");
         }}
+        passkey={(slot) => <PasskeySecondFactor {...slot} />}
       />
     );
 

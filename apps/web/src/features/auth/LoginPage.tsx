@@ -9,6 +9,7 @@ import { AuthCard, SuccessNote } from "./AuthCard";
 import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
 import { PASSWORD_CHANGED } from "./login-notice";
+import { PasskeySecondFactor, PasskeySignIn } from "./PasskeyButtons";
 import { SecondFactorStep } from "./SecondFactorStep";
 
 // The forms after the e-mail step come with the server's answer to it, not with the page.
@@ -99,11 +100,13 @@ export function LoginPage() {
           google={googleClientId ? () => void signInWithGoogle() : undefined}
         />
       )}
+      {step.kind === "email" && <PasskeySignIn onSignedIn={signedIn} />}
       {step.kind === "second-factor" && (
         <SecondFactorStep
           pending={step.pending}
           onSignedIn={signedIn}
           onRestart={() => setStep({ kind: "email" })}
+          passkey={(slot) => <PasskeySecondFactor {...slot} />}
         />
       )}
       {/* Only after a password reset does the page open on the Login form, before its code is here. */}
