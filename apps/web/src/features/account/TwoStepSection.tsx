@@ -66,6 +66,7 @@ export function TwoStepSection() {
       as="section"
       size="lg"
       raised
+      id="two-step-sign-in"
       aria-labelledby={headingId}
       ref={section}
       tabIndex={-1}
