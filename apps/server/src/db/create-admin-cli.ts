@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { judgePassword, passwordWeaknessMessage } from "@voltio/domain/password-strength";
 import { loadConfig } from "../config";
 import { hashPassword, setPasswordHashCost } from "../modules/auth/password";
 import { exitWithStartupFailure } from "../startup";
@@ -43,6 +44,12 @@ if (!input.success) {
 }
 
 async function createAdmin(data: NonNullable<typeof input.data>) {
+  // The admin's password follows the shoppers' strength rule, the back office's keys being worth more.
+  const { weakness } = await judgePassword(data.password, data);
+  if (weakness) {
+    console.error(`password: ${passwordWeaknessMessage(weakness)}`);
+    process.exit(2);
+  }
   const config = loadConfig();
   setPasswordHashCost(config.passwordHashCost);
   const database = await openDatabase(databaseTarget(config));
