@@ -111,26 +111,6 @@ export const accountEn = {
     required: "Required",
     wholeNumber: "Whole number",
   },
-  // "Your sessions" on the profile: where the account is signed in.
-  sessions: {
-    title: "Your sessions",
-    intro: "Where your account is signed in. End any session you don't recognise.",
-    thisDevice: "This device",
-    name: "{{browser}} on {{system}}",
-    unknownBrowser: "Unknown browser",
-    unknownSystem: "an unknown system",
-    created: "Signed in: {{date}}",
-    lastUsed: "Last used: {{date}}",
-    end: "End",
-    endLabel: "End the session of {{name}}, last used {{date}}",
-    endOthers: "End all other sessions",
-    ended: "The session was ended.",
-    endedOthers_one: "{{count}} other session was ended.",
-    endedOthers_other: "{{count}} other sessions were ended.",
-    none: "No other session is open.",
-    loading: "Loading your sessions…",
-    failed: "Your sessions couldn't be loaded. Try again later.",
-  },
   // Two-step sign-in: the login's code step and the profile's section.
   twoStep: {
     title: "Two-step sign-in",
@@ -222,6 +202,14 @@ export const accountEn = {
     removed: "Passkey removed",
     loading: "Loading your passkeys…",
     failed: "Your passkeys couldn't be loaded. Try again later.",
+  },
+  // The new-password boxes' strength meter (the reasons are accountRules').
+  passwordStrength: {
+    label: "Strength: {{level}}.",
+    veryWeak: "very weak",
+    weak: "weak",
+    good: "good",
+    strong: "strong",
   },
   newsletter: {
     title: "Newsletter",
