@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, desc, eq } from "drizzle-orm";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditLog, emailChanges, mailOutbox, users } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 
@@ -252,9 +252,17 @@ describe("POST /api/user/email/revert", () => {
     };
     const target = unique("intruder");
     expect((await confirm((await requested(owner, target)).token)).statusCode).toBe(200);
-    // The intruder asks for yet another address, still pending.
-    const pending = await requested(owner, unique("pending"));
     const { token } = await linkIn(owner.email, "revert");
+    // The intruder moves the account once more (its "this wasn't me" goes to their own address), asks for
+    // a password reset at their address, and for yet another address, still pending.
+    const further = unique("further");
+    expect((await confirm((await requested(owner, further)).token)).statusCode).toBe(200);
+    const theirRevert = await linkIn(target, "revert");
+    expect((await inject("POST", "/api/user/password/forgot", { email: further })).statusCode).toBe(202);
+    await vi.waitFor(async () => expect(await mailsTo(further)).toHaveLength(2), { timeout: 10_000 });
+    const resetMail = (await mailsTo(further)).at(-1)!.textBody;
+    const resetToken = /\/password\/reset\?token=([\w-]{43})/.exec(resetMail)?.[1];
+    const pending = await requested(owner, unique("pending"));
 
     const reply = await revert(token);
     expect(reply.statusCode, reply.body).toBe(200);
@@ -270,6 +278,19 @@ describe("POST /api/user/email/revert", () => {
       field: "token",
       reason: "This link is not valid",
     });
+    // The intruder's own links are spent: their revert would move the account back to them.
+    expect(refusal(await revert(theirRevert.token))).toEqual({
+      field: "token",
+      reason: "This link was already used",
+    });
+    const reset = await inject("POST", "/api/user/password/reset", {
+      token: resetToken,
+      password: "violet-harbour-tractor-91",
+    });
+    expect(refusal(reset)).toEqual({
+      field: "token",
+      reason: "This link was already used: ask for a new one",
+    });
     expect((await login(owner.email)).statusCode).toBe(200);
     expect((await login(target)).statusCode).toBe(401);
     const [entry] = await t.database.db
@@ -279,7 +300,7 @@ describe("POST /api/user/email/revert", () => {
       .orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({
       action: "user.email-revert",
-      details: { before: { email: target }, after: { email: owner.email } },
+      details: { before: { email: further }, after: { email: owner.email } },
     });
 
     const again = await revert(token);

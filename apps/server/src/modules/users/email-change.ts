@@ -13,7 +13,7 @@ import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { errorSchema } from "@voltio/domain/http";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
-import { emailChanges, users } from "../../db/schema";
+import { emailChanges, passwordResetTokens, users } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound, ServiceError } from "../../errors";
 import { queueMail, type MailMessage } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
@@ -241,8 +241,8 @@ export async function confirmEmailChange(
 
 /**
  * POST /user/email/revert: "this wasn't me" from the old address's notice. The old address comes back,
- * every session of the account ends (whoever changed it is signed out) and pending changes are cancelled,
- * all in one transaction. The link works once, for EMAIL_REVERT_DAYS after the change.
+ * every session of the account ends (whoever changed it is signed out), and pending changes and the
+ * account's other open links are cancelled, all in one transaction. The link works once, for EMAIL_REVERT_DAYS after the change.
  */
 export async function revertEmailChange(db: Db, token: string): Promise<{ email: string }> {
   const tokenHash = hashToken(token);
@@ -277,6 +277,16 @@ export async function revertEmailChange(db: Db, token: string): Promise<{ email:
       await tx
         .delete(emailChanges)
         .where(and(eq(emailChanges.userId, account.id), isNull(emailChanges.confirmedAt)));
+      // Whoever moved the account may hold the other links: a later change's "this wasn't me" (sent to
+      // their address) and password reset links sent there. None of them works any more.
+      await tx
+        .update(emailChanges)
+        .set({ revertedAt: now })
+        .where(and(eq(emailChanges.userId, account.id), isNull(emailChanges.revertedAt)));
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetTokens.userId, account.id), isNull(passwordResetTokens.usedAt)));
       await recordChange(tx, account, "user.email-revert", account.id, {
         before: { email: account.email },
         after: { email: change.oldEmail },
