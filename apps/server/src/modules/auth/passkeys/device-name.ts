@@ -8,7 +8,8 @@ const BROWSERS: [RegExp, string][] = [
   [/\bOPR\/|\bOpera\b/, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bChrom(?:e|ium)\/|\bCriOS\//, "Chrome"],
+  // HeadlessChrome too: "Chrome" follows other letters there.
+  [/Chrom(?:e|ium)\/|\bCriOS\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
 ];
 

@@ -459,6 +459,9 @@ describe("a new passkey's default name", () => {
     expect(deviceName("Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0")).toBe(
       "Firefox on Android",
     );
+    expect(deviceName("Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/131.0.0.0 Safari/537.36")).toBe(
+      "Chrome on Linux",
+    );
     expect(deviceName(undefined)).toBe("Passkey");
   });
 });
