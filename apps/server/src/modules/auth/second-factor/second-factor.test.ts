@@ -11,10 +11,16 @@ const PASSWORD = "Quiet-Harbour-Lantern-42";
 
 let t: TestContext;
 let required: TestContext;
+/** Three wrong codes per account in a window, as RATE_LIMIT_AUTH_PER_EMAIL counts wrong passwords. */
+let limited: TestContext;
 beforeAll(async () => {
-  [t, required] = await Promise.all([createTestApp(), createTestApp({ env: { ADMIN_REQUIRE_2FA: "true" } })]);
+  [t, required, limited] = await Promise.all([
+    createTestApp(),
+    createTestApp({ env: { ADMIN_REQUIRE_2FA: "true" } }),
+    createTestApp({ env: { RATE_LIMIT_AUTH_PER_EMAIL: "3" } }),
+  ]);
 });
-afterAll(() => Promise.all([t.close(), required.close()]));
+afterAll(() => Promise.all([t.close(), required.close(), limited.close()]));
 
 /** A code of the authenticator app, `steps` 30-second steps from now. */
 const codeOf = (secret: string, steps = 0) =>
@@ -179,6 +185,19 @@ describe("the authenticator app", () => {
     });
     const fresh = await pendingToken(t, user.email);
     expect((await finish(t, fresh.token, codeOf(secret, 1))).statusCode).toBe(200);
+  });
+
+  it("counts wrong codes per account like wrong passwords: past the limit even a right code waits", async () => {
+    const user = await newUser(limited, "user");
+    const { secret } = await enrol(limited, await bearerByPassword(limited, user.email));
+    const first = await pendingToken(limited, user.email);
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      expect((await finish(limited, first.token, "000000")).statusCode).toBe(401);
+    // A new step (the password again) doesn't start the count over.
+    const second = await pendingToken(limited, user.email);
+    const refused = await finish(limited, second.token, codeOf(secret, 1));
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
   });
 
   it("takes each recovery code once, and a new set replaces the old", async () => {
