@@ -203,6 +203,14 @@ export const accountEn = {
     loading: "Loading your passkeys…",
     failed: "Your passkeys couldn't be loaded. Try again later.",
   },
+  // The new-password boxes' strength meter (the reasons are accountRules').
+  passwordStrength: {
+    label: "Strength: {{level}}.",
+    veryWeak: "very weak",
+    weak: "weak",
+    good: "good",
+    strong: "strong",
+  },
   newsletter: {
     title: "Newsletter",
     text: "Sales, new arrivals and tech tips in your inbox. You can leave at any time.",

@@ -233,6 +233,13 @@ export const accountEs: AccountMessages = {
     loading: "Cargando tus llaves de acceso…",
     failed: "No se pudieron cargar tus llaves de acceso. Vuelve a intentarlo más tarde.",
   },
+  passwordStrength: {
+    label: "Seguridad: {{level}}.",
+    veryWeak: "muy débil",
+    weak: "débil",
+    good: "buena",
+    strong: "fuerte",
+  },
   newsletter: {
     title: "Newsletter",
     text: "Ofertas, novedades y consejos de tecnología en tu correo. Puedes darte de baja cuando quieras.",
