@@ -6,6 +6,12 @@ import { passwordChangeSchema } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { ApiError } from "@/api/client";
 import { useUpdateUser } from "@/api/session-mutations";
+import { useSession } from "@/api/session";
+import {
+  PasswordStrengthMeter,
+  passwordRefusal,
+  preloadPasswordStrength,
+} from "@/components/PasswordStrength";
 import { TextField, ruleText } from "@/components/TextField";
 import { failureText } from "@/components/form";
 import { showToast } from "@/components/ui/toast";
@@ -30,9 +36,18 @@ export function PasswordRow() {
   });
   const { errors, isSubmitting } = form.formState;
   const prevPassword = useWatch({ control: form.control, name: "prevPassword" });
+  const newPassword = useWatch({ control: form.control, name: "newPassword" });
+  // The strength rule judges the password against the account's own name and e-mail.
+  const { user } = useSession();
+  const owner = { firstName: user?.firstName, lastName: user?.lastName, email: user?.email };
 
   const submit = form.handleSubmit(
     async (values) => {
+      const refusal = await passwordRefusal(values.newPassword, owner);
+      if (refusal) {
+        form.setError("newPassword", { type: "validate", message: refusal });
+        return;
+      }
       try {
         await updateUser.mutateAsync(values);
         showToast(t("profile.updated"));
@@ -43,7 +58,15 @@ export function PasswordRow() {
           showToast(t("auth.passwordIncorrect"), "error");
           form.setValue("prevPassword", "");
         } else {
-          showToast(failureText(t, error), "error");
+          // The server's strength refusal (the same rule as above, judged again there) goes under the box.
+          const refused =
+            error instanceof ApiError
+              ? (error.body as { details?: { field: string; reason: string }[] } | undefined)?.details?.find(
+                  (detail) => detail.field === "newPassword",
+                )
+              : undefined;
+          if (refused) form.setError("newPassword", { type: "server", message: refused.reason });
+          else showToast(failureText(t, error), "error");
         }
       }
     },
@@ -98,6 +121,9 @@ export function PasswordRow() {
               placeholder={editing && prevPassword ? t("accountRules.passwordTooShort") : undefined}
               disabled={!editing || !prevPassword}
               error={errors.newPassword?.message}
+              // A strength refusal keeps the password typed: its reason shows under the box.
+              showRule={Boolean(field.value)}
+              onFocus={preloadPasswordStrength}
               onChange={(event) => {
                 field.onChange(event.target.value);
                 form.clearErrors("newPassword");
@@ -105,6 +131,9 @@ export function PasswordRow() {
             />
           )}
         />
+        {editing && prevPassword && (
+          <PasswordStrengthMeter password={newPassword} owner={owner} className="sm:col-start-2" />
+        )}
       </div>
       <EditButtons
         label={t("profile.password")}

@@ -4,9 +4,11 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render as renderAlone, screen, waitFor } from "@testing-library/react";
 import { RegisterForm } from "./RegisterForm";
 import { loadTexts } from "@/i18n";
+import { loadPasswordEstimator } from "@voltio/domain/password-strength";
 
-// The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
-beforeAll(() => loadTexts("account"));
+// The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them, and the
+// password strength dictionaries that take seconds to load in a test process.
+beforeAll(() => Promise.all([loadTexts("account"), loadPasswordEstimator()]), 60_000);
 
 afterEach(() => {
   cleanup();
@@ -67,5 +69,32 @@ describe("the Register form keeps what was typed", () => {
     refuse = false;
     fireEvent.click(screen.getByRole("button", { name: "Sign up" }));
     await waitFor(() => expect(onRegistered).toHaveBeenCalledWith("maria@voltio.test", "maria-secret-1"));
+  });
+
+  it("refuses a weak password before sending it, with the meter's reason, and keeps it typed", async () => {
+    const sent = vi.fn(
+      async () => new Response(JSON.stringify({ msg: "User created", id: 9 }), { status: 201 }),
+    );
+    vi.stubGlobal("fetch", sent);
+    const onRegistered = vi.fn();
+    render(<RegisterForm email="nina@voltio.test" onRegistered={onRegistered} onOtherEmail={vi.fn()} />);
+    fill({ firstName: "Nina", lastName: "Nakamura", password: "ninanakamura" });
+    await waitFor(() =>
+      expect(screen.getByRole("status").textContent).toBe(
+        "Strength: very weak. The password is too close to your name or e-mail",
+      ),
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Sign up" }));
+    await waitFor(() => expect(screen.getByLabelText("Password").getAttribute("aria-invalid")).toBe("true"));
+    expect(screen.getAllByText("The password is too close to your name or e-mail")).toHaveLength(2);
+    expect((screen.getByLabelText("Password") as HTMLInputElement).value).toBe("ninanakamura");
+    expect(sent).not.toHaveBeenCalled();
+
+    fireEvent.input(screen.getByLabelText("Password"), { target: { value: "Quartz-lantern-meadow-7" } });
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("Strength: strong."));
+    fireEvent.click(screen.getByRole("button", { name: "Sign up" }));
+    await waitFor(() =>
+      expect(onRegistered).toHaveBeenCalledWith("nina@voltio.test", "Quartz-lantern-meadow-7"),
+    );
   });
 });

@@ -1,9 +1,14 @@
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "@/i18n";
 import { registerSchema, type RegisterInput } from "@voltio/domain/account";
 import { ApiError } from "@/api/client";
 import { TextField } from "@/components/TextField";
+import {
+  PasswordStrengthMeter,
+  passwordRefusal,
+  preloadPasswordStrength,
+} from "@/components/PasswordStrength";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { failureText, linkButtonClass } from "@/components/form";
@@ -31,6 +36,10 @@ export function RegisterForm({
     reValidateMode: "onSubmit",
   });
   const { errors, isSubmitting } = form.formState;
+  const [firstName, lastName, typedEmail, password] = useWatch({
+    control: form.control,
+    name: ["firstName", "lastName", "email", "password"],
+  });
   const field = (name: keyof RegisterInput) => ({
     error: errors[name]?.message,
     showRule: true,
@@ -38,6 +47,12 @@ export function RegisterForm({
   });
 
   const submit = form.handleSubmit(async (values) => {
+    const refusal = await passwordRefusal(values.password, values);
+    if (refusal) {
+      form.setError("password", { type: "validate", message: refusal });
+      form.setFocus("password");
+      return;
+    }
     try {
       await registerAccount.mutateAsync(values);
       showToast(t("auth.registered"));
@@ -60,13 +75,17 @@ export function RegisterForm({
       <TextField label={t("auth.firstName")} autoComplete="given-name" autoFocus {...field("firstName")} />
       <TextField label={t("auth.lastName")} autoComplete="family-name" {...field("lastName")} />
       <TextField label={t("auth.email")} type="email" autoComplete="email" {...field("email")} />
-      <TextField
-        label={t("auth.password")}
-        type="password"
-        autoComplete="new-password"
-        placeholder={t("accountRules.passwordTooShort")}
-        {...field("password")}
-      />
+      <div>
+        <TextField
+          label={t("auth.password")}
+          type="password"
+          autoComplete="new-password"
+          placeholder={t("accountRules.passwordTooShort")}
+          onFocus={preloadPasswordStrength}
+          {...field("password")}
+        />
+        <PasswordStrengthMeter password={password} owner={{ firstName, lastName, email: typedEmail }} />
+      </div>
       <Button type="submit" disabled={isSubmitting} className="w-full">
         {t("auth.registerButton")}
       </Button>

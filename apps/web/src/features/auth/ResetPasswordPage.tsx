@@ -1,12 +1,17 @@
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { passwordResetFormSchema, type PasswordResetForm } from "@voltio/domain/account";
 import { ACCOUNT_MESSAGES } from "@voltio/domain/account-messages";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
 import { TextField, ruleText } from "@/components/TextField";
+import {
+  PasswordStrengthMeter,
+  passwordRefusal,
+  preloadPasswordStrength,
+} from "@/components/PasswordStrength";
 import { Button } from "@/components/ui/Button";
 import { showToast } from "@/components/ui/toast";
 import { usePageTitle } from "@/components/page-title";
@@ -38,10 +43,18 @@ export function ResetPasswordPage() {
     reValidateMode: "onSubmit",
   });
   const { errors, isSubmitting } = form.formState;
+  const password = useWatch({ control: form.control, name: "password" });
   const field = (name: keyof PasswordResetForm) =>
     form.register(name, { onChange: () => form.clearErrors(name) });
 
   const submit = form.handleSubmit(async ({ password }) => {
+    // The account's name and e-mail are unknown here: the server judges the password against them too.
+    const refusal = await passwordRefusal(password, {});
+    if (refusal) {
+      form.setError("password", { type: "validate", message: refusal });
+      form.setFocus("password");
+      return;
+    }
     try {
       const { email } = await resetPassword.mutateAsync({ token, password });
       // The e-mail (not the password) rides in the history state, for the login form.
@@ -69,16 +82,20 @@ export function ResetPasswordPage() {
         </div>
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
-          <TextField
-            label={t("passwordReset.newPassword")}
-            type="password"
-            autoComplete="new-password"
-            autoFocus
-            placeholder={t("accountRules.passwordTooShort")}
-            error={errors.password?.message}
-            showRule
-            {...field("password")}
-          />
+          <div>
+            <TextField
+              label={t("passwordReset.newPassword")}
+              type="password"
+              autoComplete="new-password"
+              autoFocus
+              placeholder={t("accountRules.passwordTooShort")}
+              error={errors.password?.message}
+              showRule
+              onFocus={preloadPasswordStrength}
+              {...field("password")}
+            />
+            <PasswordStrengthMeter password={password} owner={{}} />
+          </div>
           <TextField
             label={t("passwordReset.confirmPassword")}
             type="password"
