@@ -443,6 +443,34 @@ describe("removing a passkey", () => {
   });
 });
 
+describe("the public passkey routes", () => {
+  it("are limited per client address like the other sign-in routes: 429 with Retry-After", async () => {
+    const limited = await createTestApp({ env: { RATE_LIMIT_AUTH_PER_IP: "3" } });
+    try {
+      const ask = (url: string, remoteAddress: string, payload?: object) =>
+        limited.app.inject({ method: "POST", url, remoteAddress, payload });
+      const options = await ask("/api/user/login/passkey/options", "203.0.113.7");
+      expect(options.statusCode, options.body).toBe(200);
+      const { token, options: challenge } = options.json<PasskeyLoginOptionsReply>();
+      const stranger = new SoftAuthenticator(rp.id, rp.origin);
+      stranger.register({ challenge: "AAAA", user: { id: "MQ" } });
+      const refused = await ask("/api/user/login/passkey", "203.0.113.7", {
+        token,
+        response: stranger.assert(challenge),
+      });
+      expect(refused.statusCode, refused.body).toBe(401);
+      expect((await ask("/api/user/login/passkey/options", "203.0.113.7")).statusCode).toBe(200);
+      const over = await ask("/api/user/login/passkey/options", "203.0.113.7");
+      expect(over.statusCode, over.body).toBe(429);
+      expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+      // Another address is counted on its own.
+      expect((await ask("/api/user/login/passkey/options", "198.51.100.4")).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("a new passkey's default name", () => {
   it("is the browser and system of the User-Agent", () => {
     expect(deviceName(CHROME_ON_LINUX)).toBe("Chrome on Linux");
