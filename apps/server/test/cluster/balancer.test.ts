@@ -28,6 +28,8 @@ const serverEnv = (port: number) => ({
   DATA_DIR: tempDir("cluster-server"),
   PORT: String(port),
   DEMO: "false",
+  // The admin edits with a password alone: two-step sign-in is tested on its own (second-factor.test.ts).
+  ADMIN_REQUIRE_2FA: "false",
   RATE_LIMIT_AUTH_PER_IP: "1000",
   RATE_LIMIT_AUTH_PER_EMAIL: "3",
   SHUTDOWN_DRAIN_SECONDS: "2",

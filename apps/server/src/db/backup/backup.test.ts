@@ -63,6 +63,8 @@ async function serverOn(store: Store): Promise<{ server: Run; url: string }> {
     ...envOf(store),
     PORT: String(port),
     DEMO: "false",
+    // The admin signs in with a password alone: two-step sign-in is tested on its own (second-factor.test.ts).
+    ADMIN_REQUIRE_2FA: "false",
     NODE_ENV: "test",
     PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
     // No background round may change the rows compared between the backup and the server's stop.
