@@ -30,6 +30,7 @@ async function linkIn(address: string, path: "confirm" | "revert"): Promise<stri
   return link!;
 }
 
+const USER_DATA = 'section[aria-labelledby="user-data"]';
 const emailBox = (page: Page) => page.getByRole("textbox", { name: "E-mail" });
 const passwordBox = (page: Page) => page.getByLabel("Current password", { exact: true });
 
@@ -52,12 +53,14 @@ test("the e-mail changes only through the new address's link, and the old addres
   await page.getByRole("button", { name: "Confirm E-mail" }).click();
   await expect(page.getByText("The password is incorrect")).toBeVisible();
   await expect(emailBox(page)).toHaveValue(newEmail);
+  await expectNoSeriousAxeViolationsInBothThemes(page, USER_DATA);
   await passwordBox(page).fill(shopper.password);
   await page.getByRole("button", { name: "Confirm E-mail" }).click();
   await expect(page.getByRole("status").filter({ hasText: "We sent a link" })).toHaveText(
     `We sent a link to ${newEmail}. Open it within 30 minutes to change your e-mail; until then it stays ${shopper.email}.`,
   );
   await expect(emailBox(page)).toHaveValue(shopper.email);
+  await expectNoSeriousAxeViolationsInBothThemes(page, USER_DATA);
 
   // The new address's link, opened in this browser.
   await page.goto(await linkIn(newEmail, "confirm"));

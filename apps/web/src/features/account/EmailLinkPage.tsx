@@ -60,7 +60,7 @@ export function EmailLinkPage() {
             <div className="flex flex-col gap-4">
               <p className="flex gap-3 rounded-xl border border-line bg-surface px-4 py-3 text-sm text-ink">
                 <CircleCheck size={20} aria-hidden className="shrink-0 text-success" />
-                <span>
+                <span className="min-w-0 wrap-anywhere">
                   {t(revert ? "emailChange.reverted" : "emailChange.confirmed", { email: outcome.email })}
                 </span>
               </p>

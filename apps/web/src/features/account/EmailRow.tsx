@@ -150,7 +150,9 @@ export function EmailRow({ user }: { user: User }) {
         {sentTo && !editing && (
           <p className="flex gap-3 rounded-xl border border-line bg-surface px-4 py-3 text-sm text-ink">
             <MailCheck size={20} aria-hidden className="shrink-0 text-success" />
-            <span>{t("emailChange.sent", { email: sentTo, current: user.email })}</span>
+            <span className="min-w-0 wrap-anywhere">
+              {t("emailChange.sent", { email: sentTo, current: user.email })}
+            </span>
           </p>
         )}
       </div>
