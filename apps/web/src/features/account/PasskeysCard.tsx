@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import type { Passkey } from "@voltio/domain/passkeys";
@@ -29,6 +29,18 @@ export function PasskeysCard() {
   const supported = usePasskeySupport();
   const heading = useRef<HTMLHeadingElement>(null);
   const [removing, setRemoving] = useState<Passkey>();
+  const [removed, setRemoved] = useState(false);
+  // The button that opened the question went with its row, so the dialog has nowhere to give the focus
+  // back: it stays in the section instead of falling to the page. Queued after the dialog's own focus
+  // handling, which its unmounting queued first.
+  useEffect(() => {
+    if (!removed || removing) return;
+    const later = setTimeout(() => {
+      heading.current?.focus();
+      setRemoved(false);
+    });
+    return () => clearTimeout(later);
+  }, [removed, removing]);
   const passkeys = useQuery({
     queryKey: PASSKEYS_KEY,
     queryFn: ({ signal }) => apiFetch<Passkey[]>("/user/passkeys", { signal }),
@@ -49,12 +61,12 @@ export function PasskeysCard() {
   });
   const remove = useMutation({
     mutationFn: (id: number) => apiFetch(`/user/passkeys/${id}`, { method: "DELETE" }),
-    onSuccess: () => {
+    onSuccess: async () => {
+      // The list first, so the dialog closes on the list without the row.
+      await refresh();
       setRemoving(undefined);
+      setRemoved(true);
       showToast(t("passkeys.removed"));
-      // The removed row and its button go: the focus stays in the section instead of falling to the page.
-      heading.current?.focus();
-      return refresh();
     },
     onError: (error) => showToast(failureText(t, error), "error"),
   });
@@ -113,16 +125,19 @@ export function PasskeysCard() {
           ))}
         </ul>
       )}
-      <LazyConfirmDialog
-        open={removing !== undefined}
-        onOpenChange={(open) => {
-          if (!open) setRemoving(undefined);
-        }}
-        title={t("passkeys.removeConfirm")}
-        description={t("passkeys.removeDescription", { name: removing?.name ?? "" })}
-        busy={remove.isPending}
-        onAccept={() => removing && remove.mutate(removing.id)}
-      />
+      {/* Mounted only while asking, so it is gone in the same render as the row it asked about. */}
+      {removing && (
+        <LazyConfirmDialog
+          open
+          onOpenChange={(open) => {
+            if (!open) setRemoving(undefined);
+          }}
+          title={t("passkeys.removeConfirm")}
+          description={t("passkeys.removeDescription", { name: removing.name })}
+          busy={remove.isPending}
+          onAccept={() => remove.mutate(removing.id)}
+        />
+      )}
     </Card>
   );
 }
