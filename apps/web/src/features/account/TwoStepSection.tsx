@@ -100,7 +100,10 @@ export function TwoStepSection() {
       ) : totpEnabled ? (
         <div className="flex flex-col gap-4">
           <p className="text-sm font-medium text-ink">
-            {t("twoStep.on")} {t("twoStep.codesLeft", { count: recoveryCodesLeft })}
+            {t("twoStep.on")}{" "}
+            <span className="font-normal text-muted">
+              {t("twoStep.codesLeft", { count: recoveryCodesLeft })}.
+            </span>
           </p>
           {mode.kind === "regenerate" ? (
             <CodeConfirm
