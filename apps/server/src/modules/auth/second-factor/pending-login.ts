@@ -11,11 +11,11 @@ import { startSession, type SessionTokens } from "../sessions";
  * doesn't start a session: it opens a pending login, an `auth_challenges` row of purpose "second-factor"
  * whose random token (stored only as its SHA-256) the client sends back with the second factor. The step
  * lasts five minutes, is used once, and closes after five wrong codes, so the password must be entered
- * again: a stolen password alone gets six guesses at a code per password check, which the login's own
- * rate limit counts.
+ * again: a stolen password gets five guesses per step, and wrong codes also count per account across
+ * steps (routes.ts), as wrong passwords do.
  *
  * Each factor plugs its own check into finishPendingLogin: the authenticator app and recovery codes
- * (totp.ts), passkeys (the passkeys module).
+ * (service.ts), passkeys (the passkeys module).
  */
 
 export type SecondFactorMethod = "totp" | "recovery" | "passkey";
