@@ -69,6 +69,18 @@ export type AuthenticationResponse = z.infer<typeof authenticationResponseSchema
 export const webauthnOptionsSchema = z.looseObject({ challenge: z.string() });
 export type WebauthnOptions = z.infer<typeof webauthnOptionsSchema>;
 
+/** How recently a Google account (no password to type) must have signed in to add a passkey. */
+export const PASSKEY_RECENT_SIGN_IN_MINUTES = 10;
+
+/**
+ * POST /user/passkeys/options: the owner's proof, since a passkey signs in alone — an access token alone
+ * must not be enough to plant one. The password of an account that has one.
+ */
+export const passkeyOptionsSchema = z.object({
+  currentPassword: z.string().max(128, "must be at most 128 characters").optional(),
+});
+export type PasskeyOptionsInput = z.infer<typeof passkeyOptionsSchema>;
+
 /** POST /user/passkeys: the new passkey, and the name it is shown by (the browser and system by default). */
 export const passkeyAddSchema = z.object({
   response: registrationResponseSchema,

@@ -214,7 +214,12 @@ const passkeyHolder = () =>
     const authenticator = new SoftAuthenticator(url.hostname, url.origin);
     const userId = await register();
     const headers = await t.bearer(userId);
-    const options = await t.app.inject({ method: "POST", url: "/api/user/passkeys/options", headers });
+    const options = await t.app.inject({
+      method: "POST",
+      url: "/api/user/passkeys/options",
+      headers,
+      payload: { currentPassword: "long-enough-1" },
+    });
     const { response } = authenticator.register(options.json());
     const added = await t.app.inject({
       method: "POST",
@@ -394,9 +399,14 @@ const MATRIX: Record<string, Row> = {
     }),
   },
   // Passkeys: each shopper's own; signing in with one is for anyone who holds one.
+  // A wrong password for every caller: the right one is each account's own (passkeys.test.ts).
   "POST /api/user/passkeys/options": {
-    expect: signedInOnly(200),
-    request: () => ({ method: "POST", url: "/api/user/passkeys/options" }),
+    expect: signedInOnly(400),
+    request: () => ({
+      method: "POST",
+      url: "/api/user/passkeys/options",
+      payload: { currentPassword: "not-the-password" },
+    }),
   },
   // A made-up credential: what a caller may send is checked, the ceremony itself in passkeys.test.ts.
   "POST /api/user/passkeys": {

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Passkey, PasskeyLoginOptionsReply } from "@voltio/domain/passkeys";
 import { createTestApp, type TestContext } from "../../../../test/app";
 import { SoftAuthenticator } from "../../../../test/webauthn-authenticator";
-import { authChallenges, mailOutbox, passkeys, refreshTokens } from "../../../db/schema";
+import { authChallenges, mailOutbox, passkeys, refreshTokens, users } from "../../../db/schema";
 import {
   PENDING_LOGIN_GONE,
   PENDING_LOGIN_PURPOSE,
@@ -32,6 +33,7 @@ let serial = 0;
 interface Account {
   id: number;
   email: string;
+  password: string;
   headers: Record<string, string>;
   authenticator: SoftAuthenticator;
 }
@@ -39,23 +41,23 @@ interface Account {
 /** A fresh account, signed in, with an authenticator of its own. */
 async function account(): Promise<Account> {
   const email = `passkey-${++serial}@voltio.test`;
+  const password = `Quartz-lantern-${serial}-meadow`;
   const reply = await t.app.inject({
     method: "POST",
     url: "/api/user",
-    payload: { firstName: "Paula", lastName: "Keys", email, password: `Quartz-lantern-${serial}-meadow` },
+    payload: { firstName: "Paula", lastName: "Keys", email, password },
   });
   expect(reply.statusCode, reply.body).toBe(201);
   const id = reply.json<{ id: number }>().id;
   const headers = { ...(await t.bearer(id)), "user-agent": CHROME_ON_LINUX };
-  return { id, email, headers, authenticator: new SoftAuthenticator(rp.id, rp.origin) };
+  return { id, email, password, headers, authenticator: new SoftAuthenticator(rp.id, rp.origin) };
 }
 
+const askOptions = (who: Pick<Account, "headers">, payload: object) =>
+  t.app.inject({ method: "POST", url: "/api/user/passkeys/options", headers: who.headers, payload });
+
 const registrationOptions = async (who: Account) => {
-  const reply = await t.app.inject({
-    method: "POST",
-    url: "/api/user/passkeys/options",
-    headers: who.headers,
-  });
+  const reply = await askOptions(who, { currentPassword: who.password });
   expect(reply.statusCode, reply.body).toBe(200);
   return reply.json<{ challenge: string; user: { id: string }; rp: { id: string } }>();
 };
@@ -169,6 +171,38 @@ describe("adding a passkey", () => {
     const again = await addPasskey(who, { response: made.response });
     expect(again.statusCode, again.body).toBe(400);
     expect(await list(who)).toHaveLength(1);
+  });
+
+  it("needs the owner's proof first: the current password, or a Google account's recent sign-in", async () => {
+    const who = await account();
+    for (const payload of [{}, { currentPassword: "not-the-password" }]) {
+      const refused = await askOptions(who, payload);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ details: [{ field: "currentPassword" }] });
+    }
+    expect((await askOptions(who, { currentPassword: who.password })).statusCode).toBe(200);
+
+    const [google] = await t.database.db
+      .insert(users)
+      .values({
+        firstName: "Gala",
+        lastName: "Google",
+        email: `passkey-google-${++serial}@voltio.test`,
+        passwordHash: null,
+        googleUser: true,
+      })
+      .returning({ id: users.id });
+    const fresh = { headers: await t.bearer(google!.id) };
+    expect((await askOptions(fresh, {})).statusCode).toBe(200);
+    // The same session, signed in long ago: a stolen access token of it can't plant a passkey.
+    const sessionId = (decodeJwt(fresh.headers.authorization.slice("Bearer ".length)) as { sid: string }).sid;
+    await t.database.db
+      .update(refreshTokens)
+      .set({ createdAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(refreshTokens.familyId, sessionId));
+    const stale = await askOptions(fresh, {});
+    expect(stale.statusCode, stale.body).toBe(400);
+    expect(stale.json<{ error: string }>().error).toContain("sign in again");
   });
 
   it("stores the challenge hashed, for five minutes", async () => {

@@ -6,6 +6,7 @@ import {
   passkeyListSchema,
   passkeyLoginOptionsReplySchema,
   passkeyLoginSchema,
+  passkeyOptionsSchema,
   passkeyRenameSchema,
   passkeySchema,
   passkeyStepTokenSchema,
@@ -54,12 +55,18 @@ export function passkeyRoutes({ db, config, notifyMail }: PasskeyRoutesDeps): Fa
         config: { access: "user" },
         schema: {
           tags: ["users"],
-          summary: "Adding a passkey, step 1: the options for the browser's navigator.credentials.create()",
+          summary:
+            "Adding a passkey, step 1: the current password (a Google account: a sign-in in the last minutes), then the options for the browser's navigator.credentials.create()",
           security: BEARER,
+          body: passkeyOptionsSchema,
           response: { 200: webauthnOptionsSchema, ...signedInErrors },
         },
       },
-      async (request) => registrationOptions(db, rp, signedIn(request).id),
+      async (request, reply) => {
+        // The password is checked here: counted like the other password checks.
+        await addLimit.hitIp(request, reply);
+        return registrationOptions(db, rp, signedIn(request), request.body?.currentPassword);
+      },
     );
 
     app.post(

@@ -7,8 +7,9 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { and, asc, count, eq, isNull, lt } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
 import {
+  PASSKEY_RECENT_SIGN_IN_MINUTES,
   PASSKEYS_PER_USER_MAX,
   type AuthenticationResponse,
   type Passkey,
@@ -18,9 +19,11 @@ import {
 } from "@voltio/domain/passkeys";
 import type { Config } from "../../../config";
 import type { Db } from "../../../db/client";
-import { passkeys, users } from "../../../db/schema";
+import { passkeys, refreshTokens, users } from "../../../db/schema";
 import { Conflict, InvalidInput, NotFound, NotSignedIn } from "../../../errors";
+import type { Caller } from "../../identity/caller";
 import { queueSecurityNotice } from "../notices";
+import { verifyPassword } from "../password";
 import { startSession, type SessionTokens } from "../sessions";
 import { PURPOSE, issueChallenge, takeChallenge } from "./challenges";
 import { deviceName } from "./device-name";
@@ -76,13 +79,42 @@ async function passkeyCount(db: Db, userId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * The owner's proof before a passkey is made: the current password, or for an account without one (Google),
+ * a session that signed in in the last PASSKEY_RECENT_SIGN_IN_MINUTES. A passkey signs in alone, so a
+ * stolen access token must not be enough to plant one.
+ */
+async function proveOwner(db: Db, caller: Pick<Caller, "id" | "sessionId">, currentPassword?: string) {
+  const [account] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, caller.id));
+  if (account?.passwordHash) {
+    if (!currentPassword)
+      throw new InvalidInput("currentPassword", "type your current password to add a passkey");
+    if (!(await verifyPassword(currentPassword, account.passwordHash)))
+      throw new InvalidInput("currentPassword", "The password is incorrect");
+    return;
+  }
+  const since = new Date(Date.now() - PASSKEY_RECENT_SIGN_IN_MINUTES * 60_000);
+  const [recent] = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, caller.sessionId), gt(refreshTokens.createdAt, since)))
+    .limit(1);
+  if (!recent) throw new InvalidInput("currentPassword", "sign in again to add a passkey");
+}
+
 /** POST /user/passkeys/options: what the browser needs to make a passkey for this account. */
 export async function registrationOptions(
   db: Db,
   rp: RelyingParty,
-  userId: number,
+  caller: Pick<Caller, "id" | "sessionId">,
+  currentPassword?: string,
 ): Promise<WebauthnOptions> {
+  const userId = caller.id;
   const user = await liveUser(db, userId);
+  await proveOwner(db, caller, currentPassword);
   const existing = await db
     .select({ id: passkeys.credentialId, transports: passkeys.transports })
     .from(passkeys)
