@@ -50,6 +50,24 @@ function paintBeforeScript(): Plugin {
 }
 
 /**
+ * sonner writes its stylesheet into a style element of its own when it loads, which the Content-Security-Policy
+ * (no inline styles without the page's nonce) refuses: its module loads the same rules from the stylesheet it
+ * ships instead, a file of ours like any other.
+ */
+function sonnerStylesheet(): Plugin {
+  return {
+    name: "voltio:sonner-stylesheet",
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]sonner[\\/]dist[\\/]index\.m?js$/.test(id)) return null;
+      const injection = /^__insertCSS\(".*"\);$/m;
+      if (!injection.test(code))
+        this.error("sonner no longer injects its styles with __insertCSS(): look again");
+      return { code: `import "./styles.css";\n${code.replace(injection, "")}`, map: null };
+    },
+  };
+}
+
+/**
  * dist/.vite/admin-chunks.json: the chunks that hold back-office code. The manifest doesn't say which modules
  * a shared chunk holds; the storefront's budget check (scripts/web-budget.ts) needs it to keep the admin out.
  */
@@ -69,7 +87,7 @@ function listAdminChunks(): Plugin {
 }
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), paintBeforeScript(), listAdminChunks()],
+  plugins: [react(), tailwindcss(), sonnerStylesheet(), paintBeforeScript(), listAdminChunks()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   build: {
     target: isSsrBuild ? "node20" : "es2022",

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { formatDollars } from "@voltio/domain/money";
 import type { Db } from "../../db/client";
 import { sandboxCharges } from "../../db/schema";
+import { styleNonce } from "../../http/security-headers";
 import type { ProviderPayment } from "./provider";
 import { startSandboxNotifier } from "./sandbox-webhook";
 import { SANDBOX_CARDS, newId, type SandboxCharge } from "./sandbox";
@@ -171,7 +172,8 @@ const sendPage = (reply: FastifyReply, status: number, html: string) =>
     .type("text/html; charset=utf-8")
     .header("cache-control", "no-store")
     .header("referrer-policy", "no-referrer")
-    .send(html);
+    // The page's one style element (page() above; what it shows is escaped, so it holds no other).
+    .send(html.replace("<style>", () => `<style nonce="${styleNonce(reply)}">`));
 
 /** Where the card page sends the shopper after a decision: the store's return page, naming the payment. */
 export function returnUrl(charge: SandboxCharge, outcome: ProviderPayment["status"], paymentId: string) {

@@ -13,6 +13,7 @@ import {
 } from "@voltio/domain/newsletter";
 import { signedIn } from "../../http/access";
 import { BEARER, SIGNED_IN_ERRORS, keepRepliesPrivate } from "../../http/private-replies";
+import { styleNonce } from "../../http/security-headers";
 import { pageNewsletters, sendNewsletter } from "./send";
 import { readUnsubscribeToken, unsubscribe } from "./service";
 
@@ -51,7 +52,7 @@ function page(reply: FastifyReply, lang: "en" | "es", status: number, body: stri
     .send(
       `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">` +
         `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
-        `<title>${t.title} · Voltio</title><style>body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;` +
+        `<title>${t.title} · Voltio</title><style nonce="${styleNonce(reply)}">body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;` +
         `display:grid;place-items:center;min-height:100vh;margin:0}main{background:#fff;border:1px solid #e2e8f0;` +
         `border-radius:16px;padding:32px;max-width:28rem;margin:16px}button{background:#4f46e5;color:#fff;border:0;` +
         `border-radius:12px;padding:10px 20px;font-size:1rem;cursor:pointer}a{color:#4338ca}</style></head>` +

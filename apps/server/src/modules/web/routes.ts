@@ -10,6 +10,7 @@ import type { CatalogCache } from "../catalog/cache";
 import { categories, products } from "../../db/schema";
 import { compressFor } from "../../http/encoding";
 import { escapeXml } from "../../http/escape";
+import { styleNonce } from "../../http/security-headers";
 import { catalogReference } from "../catalog/reference";
 import { getProduct } from "../catalog/service";
 import { listingApiPath, listingFilters, searchTooLong } from "@voltio/domain/catalog";
@@ -110,10 +111,13 @@ export function webRoutes(
       const language = requestLanguage(request.headers.cookie, request.headers["accept-language"]);
       const preloads =
         (page ? preloadTags(manifest, page, { image, language }) : "") + bootDataTag(replies, brief);
+      // The style elements the app adds as it runs (a dialog's scroll lock) carry this reply's nonce: the app
+      // reads it where Vite's loader does too.
+      const nonce = `<meta property="csp-nonce" nonce="${styleNonce(reply)}">`;
       // Function replacements: rendered text may contain "$&" and the like.
       let html = shell.html
         .replace(/<title>.*?<\/title>/s, "")
-        .replace("<!--head-->", () => head.html + preloads);
+        .replace("<!--head-->", () => nonce + head.html + preloads);
       // Every page, the shell the browser draws (cart, admin…) too, names the language it will be read in.
       html = html.replace('<html lang="en">', () => `<html lang="${language}">`);
       if (renderer && page) {

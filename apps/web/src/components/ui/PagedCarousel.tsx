@@ -3,6 +3,9 @@ import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { IconButton } from "./IconButton";
 
+/** A card's width for each number of cards a page shows, as classes (see the transform below). */
+const CARD_WIDTHS = ["w-full", "w-1/2", "w-1/3", "w-1/4", "w-1/5", "w-1/6"] as const;
+
 interface PagedCarouselProps {
   /** Each item is one card; keys come from the caller. */
   items: { key: string | number; node: ReactNode }[];
@@ -20,7 +23,7 @@ export function PagedCarousel({ items, perView, labelledBy }: PagedCarouselProps
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
   const touchStart = useRef<number | null>(null);
-  const size = Math.max(1, perView);
+  const size = Math.min(CARD_WIDTHS.length, Math.max(1, perView));
   const pageCount = Math.max(1, Math.ceil(items.length / size));
   const current = Math.min(page, pageCount - 1);
   // The last page ends with the last card instead of leaving a gap.
@@ -49,7 +52,9 @@ export function PagedCarousel({ items, perView, labelledBy }: PagedCarouselProps
       <div className="-mx-2 overflow-hidden py-2" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
         <ul
           className="flex transition-transform duration-500 ease-out"
-          style={{ transform: `translateX(-${(start * 100) / size}%)` }}
+          // The server renders the first page, with no style attribute: the Content-Security-Policy refuses
+          // those. React sets the later pages' transform through the DOM, which it allows.
+          style={start === 0 ? undefined : { transform: `translateX(-${(start * 100) / size}%)` }}
         >
           {items.map((item, index) => {
             const visible = index >= start && index < start + size;
@@ -58,8 +63,7 @@ export function PagedCarousel({ items, perView, labelledBy }: PagedCarouselProps
             return (
               <li
                 key={item.key}
-                className="shrink-0 px-2"
-                style={{ width: `${100 / size}%` }}
+                className={`shrink-0 px-2 ${CARD_WIDTHS[size - 1]}`}
                 aria-hidden={!visible}
                 inert={!visible}
                 data-visible={visible}

@@ -13,6 +13,9 @@ import type { CarouselPick } from "./carousel-categories";
 import { homeCarouselPerView } from "./per-view";
 import { categoryListingPath } from "@/components/paths";
 
+/** The skeleton's columns for each number of cards a page shows (homeCarouselPerView: 1 to 4), as classes. */
+const SKELETON_COLUMNS = ["grid-cols-1", "grid-cols-2", "grid-cols-3", "grid-cols-4"] as const;
+
 interface CategoryCarouselsProps {
   picks: CarouselPick<Product>[] | undefined;
   categories: Category[] | undefined;
@@ -37,7 +40,7 @@ export function CategoryCarousels({
         {[0, 1, 2].map((row) => (
           <div key={row} data-testid="carousel-skeleton">
             <Skeleton className="mb-5 h-7 w-48" />
-            <div className="grid gap-4" style={{ gridTemplateColumns: `repeat(${perView}, minmax(0, 1fr))` }}>
+            <div className={`grid gap-4 ${SKELETON_COLUMNS[perView - 1]}`}>
               {Array.from({ length: perView }, (_, card) => (
                 <ProductTileSkeleton key={card} />
               ))}

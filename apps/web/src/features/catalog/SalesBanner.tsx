@@ -86,7 +86,9 @@ export function SalesBanner({ sales, today }: SalesBannerProps) {
     >
       <div
         className="flex transition-transform duration-700 ease-out"
-        style={{ transform: `translateX(-${current * 100}%)` }}
+        // The server renders the first slide, with no style attribute: the Content-Security-Policy refuses
+        // those. React moves to the others through the DOM, which it allows.
+        style={current === 0 ? undefined : { transform: `translateX(-${current * 100}%)` }}
       >
         {slides.map((sale, position) => {
           const label = saleLabel(sale);
