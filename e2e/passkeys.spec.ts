@@ -43,13 +43,20 @@ async function logOut(page: Page) {
   await expect(page.getByRole("link", { name: "Log in / Sign up" })).toBeVisible();
 }
 
-/** Adds a passkey from the profile's "Passkeys" section, by keyboard. */
-async function addPasskey(page: Page) {
+/** Adds a passkey from the profile's "Passkeys" section, by keyboard: the password first, then the device. */
+async function addPasskey(page: Page, password: string) {
   await page.goto("/user");
   const section = page.getByRole("region", { name: "Passkeys" });
   await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
   const add = section.getByRole("button", { name: "Add a passkey" });
   await add.focus();
+  await page.keyboard.press("Enter");
+  await expect(section.getByLabel("Current password")).toBeFocused();
+  await page.keyboard.type("not-the-password");
+  await page.keyboard.press("Enter");
+  await expect(section.getByText("The password is incorrect")).toBeVisible();
+  await expectNoSeriousAxeViolationsInBothThemes(page, 'section[aria-labelledby="passkeys"]');
+  await page.keyboard.type(password);
   await page.keyboard.press("Enter");
   await expect(page.getByText("Passkey added")).toBeVisible();
   await expect(section.getByRole("listitem")).toHaveCount(1);
@@ -63,7 +70,7 @@ test("a shopper adds a passkey on the profile, signs out and signs in with the p
   const shopper = await newShopper(page.request);
   await logIn(page, shopper);
 
-  const section = await addPasskey(page);
+  const section = await addPasskey(page, shopper.password);
   const passkey = section.getByRole("listitem");
   await expect(passkey).toContainText("Chrome on Linux");
   await expect(passkey).toContainText("Added:");
@@ -134,7 +141,7 @@ test("an admin's passkey is the second step after the password", async ({ page }
   await virtualAuthenticator(page);
   const admin = await newAdmin(page);
   await logIn(page, admin);
-  await addPasskey(page);
+  await addPasskey(page, admin.password);
   await logOut(page);
 
   await page.goto("/login");

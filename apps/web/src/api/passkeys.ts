@@ -70,9 +70,12 @@ export async function passkeySecondFactor(client: QueryClient, stepToken: string
   return signInWithTokens(client, reply);
 }
 
-/** Adding a passkey to the signed-in account: the browser makes it, the server keeps its public key. */
-export async function createPasskey(): Promise<Passkey> {
-  const options = await post<WebauthnOptions>("/user/passkeys/options");
+/**
+ * Adding a passkey to the signed-in account: the owner's proof (the current password; none for a Google
+ * account that signed in lately), then the browser makes it and the server keeps its public key.
+ */
+export async function createPasskey(currentPassword?: string): Promise<Passkey> {
+  const options = await post<WebauthnOptions>("/user/passkeys/options", { currentPassword });
   const { startRegistration } = await webauthn();
   const response = await startRegistration({ optionsJSON: options as unknown as CreationOptions });
   return post<Passkey>("/user/passkeys", { response });

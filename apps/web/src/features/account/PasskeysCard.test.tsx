@@ -30,10 +30,23 @@ const PHONE: Passkey = {
   lastUsedAt: null,
 };
 
+const USER = {
+  id: 5,
+  firstName: "Paula",
+  lastName: "Keys",
+  email: "paula@voltio.test",
+  rol: "user",
+  googleUser: false,
+  profilePicture: "",
+  newsletterSubscription: false,
+  directions: [],
+};
+
 /** The store's API as far as this card asks it: the passkeys, until some are removed. */
 function fakePasskeys(initial: Passkey[]) {
   let kept = initial;
   return fakeSignedInApi((url, init) => {
+    if (url.endsWith("/api/user")) return jsonReply(200, USER);
     const id = Number(/\/api\/user\/passkeys\/(\d+)$/.exec(url)?.[1]);
     if (init.method === "DELETE") {
       kept = kept.filter((passkey) => passkey.id !== id);
@@ -92,6 +105,21 @@ describe("Passkeys on the profile", () => {
     expect(await screen.findByText("You have no passkeys yet.")).toBeTruthy();
     expect(screen.getByText(/This browser can't use passkeys\./)).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Add a passkey" })).toBeNull();
+  });
+
+  it("asks an account with a password for it before the browser makes the passkey", async () => {
+    vi.stubGlobal("PublicKeyCredential", function PublicKeyCredential() {});
+    const requests = fakePasskeys([]);
+    renderCard();
+    fireEvent.click(await screen.findByRole("button", { name: "Add a passkey" }));
+    const field = await screen.findByLabelText("Current password");
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    expect(await screen.findByText("Password is required")).toBeTruthy();
+    expect(requests.filter((request) => request.startsWith("POST"))).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByLabelText("Current password")).toBeNull();
+    expect(screen.getByRole("button", { name: "Add a passkey" })).toBeTruthy();
   });
 
   it("offers adding where it has, in Spanish too", async () => {

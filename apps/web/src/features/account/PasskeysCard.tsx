@@ -4,17 +4,24 @@ import { KeyRound } from "lucide-react";
 import type { Passkey } from "@voltio/domain/passkeys";
 import { useTranslation } from "@/i18n";
 import { ApiError, apiFetch } from "@/api/client";
-import { SESSION_KEY } from "@/api/session";
+import { SESSION_KEY, useSession } from "@/api/session";
 import { failureText } from "@/components/form";
 import { LazyConfirmDialog } from "@/components/LazyConfirmDialog";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
+import { TextField } from "@/components/TextField";
 import { showToast } from "@/components/ui/toast";
 import { createPasskey, passkeyCancelled, usePasskeySupport } from "@/api/passkeys";
 import { localDateTime } from "./date-format";
 
 /** Under the user's key: signing in or out re-reads it with everything else about the user. */
 const PASSKEYS_KEY = [...SESSION_KEY, "passkeys"] as const;
+
+/** The server refused the owner's proof (a wrong password, or a Google sign-in too long ago). */
+const proofRefused = (body: unknown) =>
+  (body as { details?: { field?: unknown }[] } | undefined)?.details?.some(
+    (detail) => detail.field === "currentPassword",
+  );
 
 /** The browser refuses to make a second passkey on a device that holds one for this account. */
 const alreadyOnDevice = (error: unknown) => error instanceof Error && error.name === "InvalidStateError";
@@ -30,6 +37,11 @@ export function PasskeysCard() {
   const heading = useRef<HTMLHeadingElement>(null);
   const [removing, setRemoving] = useState<Passkey>();
   const [removed, setRemoved] = useState(false);
+  const hasPassword = useSession().user?.googleUser === false;
+  // An account with a password types it before the browser makes the passkey.
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState("");
+  const [passwordError, setPasswordError] = useState<string>();
   // The button that opened the question went with its row, so the dialog has nowhere to give the focus
   // back: it stays in the section instead of falling to the page. Queued after the dialog's own focus
   // handling, which its unmounting queued first.
@@ -47,13 +59,20 @@ export function PasskeysCard() {
   });
   const refresh = () => client.invalidateQueries({ queryKey: PASSKEYS_KEY });
   const add = useMutation({
-    mutationFn: createPasskey,
+    mutationFn: (currentPassword?: string) => createPasskey(currentPassword),
     onSuccess: () => {
+      setAsking(false);
+      setPassword("");
       showToast(t("passkeys.added"));
       return refresh();
     },
     onError: (error) => {
-      if (passkeyCancelled(error)) showToast(t("passkeys.cancelled"), "error");
+      const field = error instanceof ApiError ? proofRefused(error.body) : undefined;
+      if (field && hasPassword) {
+        setPassword("");
+        setPasswordError(t("auth.passwordIncorrect"));
+      } else if (field) showToast(t("passkeys.signInAgain"), "error");
+      else if (passkeyCancelled(error)) showToast(t("passkeys.cancelled"), "error");
       else if (alreadyOnDevice(error) || (error instanceof ApiError && error.status === 409))
         showToast(t("passkeys.alreadyAdded"), "error");
       else showToast(failureText(t, error), "error");
@@ -77,8 +96,13 @@ export function PasskeysCard() {
         <h2 id="passkeys" ref={heading} tabIndex={-1} className="text-lg font-semibold text-ink">
           {t("passkeys.title")}
         </h2>
-        {supported && (
-          <Button variant="secondary" size="md" disabled={add.isPending} onClick={() => add.mutate()}>
+        {supported && !asking && (
+          <Button
+            variant="secondary"
+            size="md"
+            disabled={add.isPending}
+            onClick={() => (hasPassword ? setAsking(true) : add.mutate(undefined))}
+          >
             <KeyRound aria-hidden className="size-4" />
             {add.isPending ? t("passkeys.adding") : t("passkeys.add")}
           </Button>
@@ -87,6 +111,49 @@ export function PasskeysCard() {
       <p className="mb-4 text-sm text-muted">
         {t("passkeys.intro")} {!supported && t("passkeys.unsupported")}
       </p>
+      {asking && (
+        <form
+          noValidate
+          className="mb-4 flex flex-col gap-3 rounded-xl border border-line bg-surface p-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!password) setPasswordError(t("accountRules.passwordRequired"));
+            else add.mutate(password);
+          }}
+        >
+          <p className="text-sm text-ink">{t("passkeys.passwordPrompt")}</p>
+          <TextField
+            label={t("passkeys.currentPassword")}
+            type="password"
+            name="currentPassword"
+            autoComplete="current-password"
+            autoFocus
+            value={password}
+            error={passwordError}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setPasswordError(undefined);
+            }}
+          />
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" size="md" disabled={add.isPending}>
+              <KeyRound aria-hidden className="size-4" />
+              {add.isPending ? t("passkeys.adding") : t("passkeys.continue")}
+            </Button>
+            <Button
+              variant="secondary"
+              size="md"
+              onClick={() => {
+                setAsking(false);
+                setPassword("");
+                setPasswordError(undefined);
+              }}
+            >
+              {t("passkeys.cancel")}
+            </Button>
+          </div>
+        </form>
+      )}
       {passkeys.isPending ? (
         <p role="status" className="text-sm text-muted">
           {t("passkeys.loading")}
