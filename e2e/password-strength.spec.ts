@@ -2,7 +2,9 @@ import {
   expect,
   expectNoSeriousAxeViolationsInBothThemes,
   logIn,
+  mailTo,
   newShopper,
+  readableMail,
   test,
   type Page,
 } from "./fixtures";
@@ -98,4 +100,32 @@ test("the profile's password change in Spanish: the meter and the refusal in Spa
     data: { email: shopper.email, password: "Copper-meadow-falcon-417" },
   });
   expect(login.status()).toBe(200);
+});
+
+test("the reset page rates the new password and refuses a weak one before sending it", async ({ page }) => {
+  const shopper = await newShopper(page.request);
+  const asked = await page.request.post("/api/user/password/forgot", { data: { email: shopper.email } });
+  expect(asked.ok()).toBe(true);
+  const linkIn = async () =>
+    (await mailTo(shopper.email))
+      .map((mail) => /https?:\/\/\S+\/password\/reset\?token=[A-Za-z0-9_-]{43}/.exec(readableMail(mail))?.[0])
+      .find(Boolean);
+  await expect.poll(linkIn, { timeout: 20_000 }).toBeDefined();
+  await page.goto((await linkIn())!);
+  const newBox = page.getByLabel("New password", { exact: true });
+  await newBox.fill("aaaaaaaa");
+  await expect(meter(page)).toHaveText(
+    "Strength: very weak. The password is a keyboard pattern, a repeat, a sequence or a date",
+  );
+  await page.getByLabel("Repeat the new password", { exact: true }).fill("aaaaaaaa");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(newBox).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/password\/reset\?token=/);
+  await expectNoSeriousAxeViolationsInBothThemes(page, "form");
+
+  await newBox.fill("Brand-new-lantern-9");
+  await page.getByLabel("Repeat the new password", { exact: true }).fill("Brand-new-lantern-9");
+  await expect(meter(page)).toHaveText("Strength: strong.");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });
