@@ -25,6 +25,8 @@ import { en } from "./i18n/en";
 import { es } from "./i18n/es";
 import { accountEn } from "./i18n/account-en";
 import { accountEs } from "./i18n/account-es";
+import { securityEn } from "./i18n/security-en";
+import { securityEs } from "./i18n/security-es";
 import { shoppingEn } from "./i18n/shopping-en";
 import { shoppingEs } from "./i18n/shopping-es";
 import { adminEn } from "./i18n/admin-en";
@@ -63,8 +65,8 @@ await loadLazySections();
 
 /** The server renders any page: it holds every text. */
 const texts = {
-  en: { core: en, packs: { account: accountEn, shopping: shoppingEn, admin: adminEn } },
-  es: { core: es, packs: { account: accountEs, shopping: shoppingEs, admin: adminEs } },
+  en: { core: en, packs: { account: accountEn, security: securityEn, shopping: shoppingEn, admin: adminEn } },
+  es: { core: es, packs: { account: accountEs, security: securityEs, shopping: shoppingEs, admin: adminEs } },
 };
 
 export interface RenderRequest {

@@ -6,9 +6,9 @@
 export const PAGE_TEXTS = {
   LoginPage: ["account"],
   ForgotPasswordPage: ["account"],
-  ResetPasswordPage: ["account"],
-  ProfilePage: ["account", "shopping"],
-  EmailLinkPage: ["account"],
+  ResetPasswordPage: ["account", "security"],
+  ProfilePage: ["account", "security", "shopping"],
+  EmailLinkPage: ["account", "security"],
   PurchasesPage: ["shopping"],
   OrderPage: ["shopping"],
   CartPage: ["shopping"],
@@ -16,5 +16,5 @@ export const PAGE_TEXTS = {
   CheckoutPage: ["shopping"],
   PaymentResultPage: ["shopping"],
   // The back office's forms share the account's texts, its customer pages the purchases'.
-  AdminApp: ["admin", "account", "shopping"],
+  AdminApp: ["admin", "account", "security", "shopping"],
 } as const;

@@ -5,7 +5,7 @@ import { loadPasswordEstimator } from "@voltio/domain/password-strength";
 import { PasswordStrengthMeter } from "./PasswordStrength";
 
 // The dictionaries take seconds to load in a test process: once, before the first judgement is awaited.
-beforeAll(() => Promise.all([loadTexts("account"), loadPasswordEstimator()]), 60_000);
+beforeAll(() => Promise.all([loadTexts("account", "security"), loadPasswordEstimator()]), 60_000);
 afterEach(cleanup);
 afterAll(() => setLanguage("en"));
 

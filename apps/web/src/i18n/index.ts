@@ -23,6 +23,10 @@ const PACKS = {
     en: () => import("./shopping-en").then((pack) => pack.shoppingEn),
     es: () => import("./shopping-es").then((pack) => pack.shoppingEs),
   },
+  security: {
+    en: () => import("./security-en").then((pack) => pack.securityEn),
+    es: () => import("./security-es").then((pack) => pack.securityEs),
+  },
   admin: {
     en: () => import("./admin-en").then((pack) => pack.adminEn),
     es: () => import("./admin-es").then((pack) => pack.adminEs),

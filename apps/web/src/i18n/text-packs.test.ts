@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { en } from "./en";
 import { accountEn } from "./account-en";
+import { securityEn } from "./security-en";
 import { shoppingEn } from "./shopping-en";
 import { adminEn } from "./admin-en";
 import { adminEs } from "./admin-es";
@@ -32,7 +33,7 @@ describe("text packs", () => {
   });
 
   it("never define a section twice: a key has one text in each language", () => {
-    const sections = [en, accountEn, shoppingEn, adminEn].flatMap((texts) => Object.keys(texts));
+    const sections = [en, accountEn, securityEn, shoppingEn, adminEn].flatMap((texts) => Object.keys(texts));
     expect(sections.filter((name, index) => sections.indexOf(name) !== index)).toEqual([]);
   });
 });

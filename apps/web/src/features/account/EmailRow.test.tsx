@@ -10,7 +10,7 @@ import { EmailRow } from "./EmailRow";
 import { EmailLinkPage } from "./EmailLinkPage";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
-beforeAll(() => loadTexts("account"));
+beforeAll(() => loadTexts("account", "security"));
 
 afterEach(() => {
   cleanup();

@@ -8,7 +8,7 @@ import { fakeSignedInApi, jsonReply } from "@/test/fake-api";
 import { PasskeysCard } from "./PasskeysCard";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
-beforeAll(() => loadTexts("account"));
+beforeAll(() => loadTexts("account", "security"));
 
 afterEach(async () => {
   cleanup();

@@ -10,7 +10,7 @@ import { fakeSignedInApi, jsonReply } from "@/test/fake-api";
 import { TwoStepSection } from "./TwoStepSection";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
-beforeAll(() => loadTexts("account"));
+beforeAll(() => loadTexts("account", "security"));
 
 afterEach(async () => {
   cleanup();

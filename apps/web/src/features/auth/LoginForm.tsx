@@ -12,8 +12,7 @@ import { failureText, linkButtonClass } from "@/components/form";
 import type { PendingSecondFactor } from "@/api/session";
 import { useLogin } from "./api";
 import { focusFirstInvalid } from "./keep-typed";
-import { PasskeySecondFactor } from "./PasskeyButtons";
-import { SecondFactorStep } from "./SecondFactorStep";
+import { LazySecondFactorStep } from "./LazySecondFactorStep";
 
 /**
  * The Login form: e-mail and password. A wrong password shows 'The password is incorrect' (docs/product-rules.md §10.7).
@@ -59,14 +58,13 @@ export function LoginForm({
 
   if (pending)
     return (
-      <SecondFactorStep
+      <LazySecondFactorStep
         pending={pending}
         onSignedIn={onSignedIn}
         onRestart={() => {
           setPending(undefined);
           form.setValue("password", "");
         }}
-        passkey={(slot) => <PasskeySecondFactor {...slot} />}
       />
     );
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
-import { useTranslation } from "@/i18n";
+import { loadTexts, useTranslation } from "@/i18n";
 import { useAuthOptions, useSession, type PendingSecondFactor } from "@/api/session";
 import { usePageTitle } from "@/components/page-title";
 import { showToast } from "@/components/ui/toast";
@@ -9,13 +9,18 @@ import { AuthCard, SuccessNote } from "./AuthCard";
 import { EmailStep } from "./EmailStep";
 import { requestGoogleCredential } from "./google";
 import { PASSWORD_CHANGED } from "./login-notice";
-import { PasskeySecondFactor, PasskeySignIn } from "./PasskeyButtons";
-import { SecondFactorStep } from "./SecondFactorStep";
+import { LazySecondFactorStep } from "./LazySecondFactorStep";
 
 // The forms after the e-mail step come with the server's answer to it, not with the page.
 const loadLoginForm = () => import("./LoginForm");
-const loadRegisterForm = () => import("./RegisterForm");
+// The Register form shows the password strength meter, whose texts are the security pack's.
+const loadRegisterForm = () =>
+  Promise.all([import("./RegisterForm"), loadTexts("security")]).then(([module]) => module);
 const LoginForm = lazy(() => loadLoginForm().then((module) => ({ default: module.LoginForm })));
+// Shown only once the browser says it can use passkeys: nothing to draw before its code is here.
+const PasskeySignIn = lazy(() =>
+  import("./PasskeyButtons").then((module) => ({ default: module.PasskeySignIn })),
+);
 const RegisterForm = lazy(() => loadRegisterForm().then((module) => ({ default: module.RegisterForm })));
 
 /**
@@ -100,13 +105,16 @@ export function LoginPage() {
           google={googleClientId ? () => void signInWithGoogle() : undefined}
         />
       )}
-      {step.kind === "email" && <PasskeySignIn onSignedIn={signedIn} />}
+      {step.kind === "email" && (
+        <Suspense fallback={null}>
+          <PasskeySignIn onSignedIn={signedIn} />
+        </Suspense>
+      )}
       {step.kind === "second-factor" && (
-        <SecondFactorStep
+        <LazySecondFactorStep
           pending={step.pending}
           onSignedIn={signedIn}
           onRestart={() => setStep({ kind: "email" })}
-          passkey={(slot) => <PasskeySecondFactor {...slot} />}
         />
       )}
       {/* Only after a password reset does the page open on the Login form, before its code is here. */}

@@ -13,8 +13,9 @@ import type { SecondFactorSlotProps } from "./SecondFactorStep";
 function useFailureToast() {
   const { t } = useTranslation();
   return (error: unknown) => {
-    if (passkeyCancelled(error)) showToast(t("passkeys.cancelled"), "error");
-    else if (error instanceof ApiError && error.status === 401) showToast(t("passkeys.notAccepted"), "error");
+    if (passkeyCancelled(error)) showToast(t("passkeyLogin.cancelled"), "error");
+    else if (error instanceof ApiError && error.status === 401)
+      showToast(t("passkeyLogin.notAccepted"), "error");
     else showToast(failureText(t, error), "error");
   };
 }
@@ -44,7 +45,7 @@ export function PasskeySignIn({ onSignedIn }: { onSignedIn: (firstName: string |
   return (
     <Button variant="secondary" className="mt-4 w-full" disabled={busy} onClick={() => void start()}>
       <KeyRound aria-hidden className="size-5" />
-      {t("passkeys.signIn")}
+      {t("passkeyLogin.signIn")}
     </Button>
   );
 }
@@ -75,7 +76,7 @@ export function PasskeySecondFactor({ token, onSignedIn, onRestart }: SecondFact
   return (
     <Button variant="secondary" className="w-full" disabled={busy} onClick={() => void start()}>
       <KeyRound aria-hidden className="size-5" />
-      {t("passkeys.secondStep")}
+      {t("passkeyLogin.secondStep")}
     </Button>
   );
 }

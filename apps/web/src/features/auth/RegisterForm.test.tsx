@@ -8,7 +8,7 @@ import { loadPasswordEstimator } from "@voltio/domain/password-strength";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them, and the
 // password strength dictionaries that take seconds to load in a test process.
-beforeAll(() => Promise.all([loadTexts("account"), loadPasswordEstimator()]), 60_000);
+beforeAll(() => Promise.all([loadTexts("account", "security"), loadPasswordEstimator()]), 60_000);
 
 afterEach(() => {
   cleanup();

@@ -7,7 +7,7 @@ import { jsonReply } from "@/test/fake-api";
 import { LoginForm } from "./LoginForm";
 
 // The router loads the page with its texts (app/router.tsx); rendered alone, the test loads them.
-beforeAll(() => loadTexts("account"));
+beforeAll(() => loadTexts("account", "security"));
 
 afterEach(() => {
   cleanup();
