@@ -209,3 +209,12 @@ test("the back office: the dashboard's charts and each section", async ({ page }
   await visit(page, "/admin/create/Product", /./);
   await watch.expectNone();
 });
+
+test("the API's documentation page, whose swagger-ui keeps inline styles", async ({ page }) => {
+  const watch = await watchViolations(page);
+  const response = await page.goto("/api/docs");
+  expect(response!.headers()["content-security-policy"]).toContain("style-src 'unsafe-inline' 'self'");
+  expect(response!.headers()["permissions-policy"]).toContain("camera=()");
+  await expect(page.getByRole("heading", { name: /Voltio API/ })).toBeVisible();
+  await watch.expectNone();
+});

@@ -3,8 +3,11 @@ import { useTranslation } from "@/i18n";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { IconButton } from "./IconButton";
 
-/** A card's width for each number of cards a page shows, as classes (see the transform below). */
-const CARD_WIDTHS = ["w-full", "w-1/2", "w-1/3", "w-1/4", "w-1/5", "w-1/6"] as const;
+/**
+ * A card's width for each number of cards a page shows, as classes (see the transform below). Thirds and
+ * sixths a hair over (the build's CSS keeps 6 digits): rounded down, a sliver of the next page's card shows.
+ */
+const CARD_WIDTHS = ["w-full", "w-1/2", "w-[33.334%]", "w-1/4", "w-1/5", "w-[16.667%]"] as const;
 
 interface PagedCarouselProps {
   /** Each item is one card; keys come from the caller. */
