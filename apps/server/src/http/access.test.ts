@@ -577,7 +577,8 @@ const MATRIX: Record<string, Row> = {
     request: (provider) => ({
       method: "POST",
       url: `/api/${provider}/pay`,
-      payload: { baseURL: "http://localhost" },
+      // The test app's PUBLIC_URL: a checkout returns only to the store's configured addresses.
+      payload: { baseURL: "http://localhost:3000" },
     }),
   },
   "GET /api/:provider/feedback": {

@@ -181,7 +181,7 @@ describe("the restock", () => {
       method: "POST",
       url: "/api/sandbox/pay",
       headers: buyer,
-      payload: { baseURL: "http://localhost" },
+      payload: { baseURL: t.config.publicUrl },
     });
     expect(pay.statusCode, pay.body).toBe(200);
     // The last unit is held: sold out for everyone else.
