@@ -1,6 +1,8 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import type { SessionReply } from "@voltio/domain/account";
 import { SECOND_FACTOR_REQUIRED, type SecondFactorStatus } from "@voltio/domain/second-factor";
 import { ApiError, apiFetch } from "./client";
+import { signInWithTokens } from "./session";
 import { SESSION_KEY } from "./session-key";
 
 /**
@@ -23,3 +25,12 @@ export const isSecondFactorRefusal = (error: unknown) =>
 
 /** The notice (route state) the back office sends the admin to the profile with. */
 export const SET_UP_SECOND_FACTOR = "set-up-second-factor";
+
+/** POST /user/login/second-factor: the code (or recovery code) for the step the login opened. */
+export async function finishSecondFactor(client: QueryClient, token: string, code: string) {
+  const reply = await apiFetch<SessionReply>("/user/login/second-factor", {
+    method: "POST",
+    body: JSON.stringify({ token, code }),
+  });
+  return signInWithTokens(client, reply);
+}

@@ -109,8 +109,11 @@ const otherUserQueries = {
   predicate: (query: { queryKey: readonly unknown[] }) => query.queryKey[1] !== "me",
 };
 
-/** Stores the tokens and loads the user: from here on the shopper is signed in. */
-async function startSession(client: QueryClient, reply: SessionReply): Promise<User | null> {
+/**
+ * Stores the tokens and loads the user: from here on the shopper is signed in. Exported for the sign-ins that
+ * end with tokens by other means (the second step, a passkey), which load with their screens.
+ */
+export async function signInWithTokens(client: QueryClient, reply: SessionReply): Promise<User | null> {
   tokens.set(reply.accessToken, reply.refreshToken);
   const user = await fetchMe();
   // docs/product-rules.md §8 Login: the guest's cart and wishlist become the shopper's orders (admins have no lists).
@@ -129,7 +132,7 @@ export type SignInResult = { user: User | null } | { secondFactor: PendingSecond
 const signInWith = async (client: QueryClient, reply: LoginReply): Promise<SignInResult> =>
   "secondFactor" in reply
     ? { secondFactor: reply.secondFactor }
-    : { user: await startSession(client, reply) };
+    : { user: await signInWithTokens(client, reply) };
 
 export async function login(client: QueryClient, email: string, password: string) {
   const reply = await apiFetch<LoginReply>("/user/login", {
@@ -146,18 +149,6 @@ export async function googleLogin(client: QueryClient, tokenId: string) {
   });
   return signInWith(client, reply);
 }
-
-/** POST /user/login/second-factor: the code (or recovery code) for the step the login opened. */
-export async function finishSecondFactor(client: QueryClient, token: string, code: string) {
-  const reply = await apiFetch<SessionReply>("/user/login/second-factor", {
-    method: "POST",
-    body: JSON.stringify({ token, code }),
-  });
-  return startSession(client, reply);
-}
-
-/** For sign-ins that end with a session's tokens by other means (a passkey): stores them, loads the user. */
-export const signInWithTokens = (client: QueryClient, reply: SessionReply) => startSession(client, reply);
 
 /** Display preferences survive a logout; everything else in browser storage is the shopper's and goes. */
 const KEPT_ON_LOGOUT = ["theme", "lang"];
