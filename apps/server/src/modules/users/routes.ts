@@ -125,7 +125,10 @@ export function userRoutes({ db, config, notifyMail }: UserRoutesDeps): FastifyP
           const user = await getUser(db, caller.id);
           return { ...user, msg: emailChangeSentMessage(pendingEmail), pendingEmail };
         }
-        return updateUser(db, caller, body);
+        const updated = await updateUser(db, caller, body);
+        // A password change queued its security notice.
+        if (body.newPassword !== undefined) notifyMail?.();
+        return updated;
       },
     );
 
@@ -210,7 +213,10 @@ export function userRoutes({ db, config, notifyMail }: UserRoutesDeps): FastifyP
       },
       async (request) => {
         const actor = signedIn(request);
-        return changeRole(db, actor, request.body.id, request.body.rol);
+        const changed = await changeRole(db, actor, request.body.id, request.body.rol);
+        // The role change queued its security notice.
+        notifyMail?.();
+        return changed;
       },
     );
 
