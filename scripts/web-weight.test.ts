@@ -156,7 +156,12 @@ describe("weighBuild and budgetProblems", () => {
         imports: ["_Field.js"],
       },
     };
-    for (const page of [...pages, "src/i18n/account-en.ts", "src/i18n/shopping-en.ts"]) {
+    for (const page of [
+      ...pages,
+      "src/i18n/account-en.ts",
+      "src/i18n/security-en.ts",
+      "src/i18n/shopping-en.ts",
+    ]) {
       const file = `assets/${page
         .split("/")
         .pop()!
