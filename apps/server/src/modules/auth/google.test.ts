@@ -1,74 +1,25 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
+import { generateKeyPair, type CryptoKey } from "jose";
 import { and, eq } from "drizzle-orm";
 import { auditLog, users } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
-
-/**
- * Google is outside the machine, so a local server plays its part with the real protocol: it publishes a
- * JSON Web Key Set, and the tests sign ID tokens with the matching private key, as Google does.
- */
-const CLIENT_ID = "voltio-test.apps.googleusercontent.com";
-const ISSUER = "https://accounts.google.com";
+import { GOOGLE_CLIENT_ID, startFakeGoogle, type FakeGoogle } from "../../../test/fake-google";
 
 let t: TestContext;
-let keyServer: Server;
-let googleKey: CryptoKey;
+let google: FakeGoogle;
 let strangerKey: CryptoKey;
-let jwksRequests = 0;
 
 beforeAll(async () => {
-  const google = await generateKeyPair("RS256");
-  googleKey = google.privateKey;
+  google = await startFakeGoogle();
   strangerKey = (await generateKeyPair("RS256")).privateKey;
-  const jwk = { ...(await exportJWK(google.publicKey)), kid: "google-test-key", alg: "RS256", use: "sig" };
-  keyServer = createServer((request, response) => {
-    jwksRequests++;
-    if (request.url !== "/oauth2/v3/certs") return response.writeHead(404).end();
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
-  const { port } = keyServer.address() as AddressInfo;
-  t = await createTestApp({
-    env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/oauth2/v3/certs` },
-  });
+  t = await createTestApp({ env: google.env });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((resolve) => keyServer.close(resolve));
+  await google.close();
 });
 
-interface TokenOptions {
-  key?: CryptoKey;
-  kid?: string;
-  issuer?: string;
-  audience?: string;
-  expiresIn?: number;
-  claims?: Record<string, unknown>;
-  /** Google's id of the account: by default one per e-mail. */
-  subject?: string;
-}
-
-function idToken(email: string, options: TokenOptions = {}) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({
-    email,
-    email_verified: true,
-    given_name: "Grace",
-    family_name: "Hopper",
-    picture: "https://lh3.googleusercontent.com/a/photo",
-    ...options.claims,
-  })
-    .setProtectedHeader({ alg: "RS256", kid: options.kid ?? "google-test-key", typ: "JWT" })
-    .setIssuer(options.issuer ?? ISSUER)
-    .setAudience(options.audience ?? CLIENT_ID)
-    .setSubject(options.subject ?? `google-${email.toLowerCase()}`)
-    .setIssuedAt(now - 60)
-    .setExpirationTime(now + (options.expiresIn ?? 3600))
-    .sign(options.key ?? googleKey);
-}
+const idToken: FakeGoogle["idToken"] = (email, options) => google.idToken(email, options);
 
 const googleLogin = (tokenId: string) =>
   t.app.inject({ method: "POST", url: "/api/google/login", payload: { tokenId } });
@@ -189,12 +140,12 @@ describe("POST /api/google/login", () => {
   });
 
   it("fetched the published keys from the configured URL", () => {
-    expect(jwksRequests).toBeGreaterThan(0);
+    expect(google.keyRequests()).toBeGreaterThan(0);
   });
 
   it("offers Google sign-in on the login screen", async () => {
     const reply = await t.app.inject({ url: "/api/auth/options" });
-    expect(reply.json()).toEqual({ googleClientId: CLIENT_ID });
+    expect(reply.json()).toEqual({ googleClientId: GOOGLE_CLIENT_ID });
     // The page may then load Google's sign-in script.
     const page = await t.app.inject({ url: "/login" });
     const csp = String(page.headers["content-security-policy"]);

@@ -1,39 +1,25 @@
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, desc, eq } from "drizzle-orm";
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditLog, emailChanges, mailOutbox, users } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
+import { startFakeGoogle, type FakeGoogle } from "../../../test/fake-google";
 
 /**
  * Changing the e-mail: the owner's proof, the link to the new address, the notice with its "this wasn't me"
  * link to the old one. Links are read from the queued e-mails, as their owner would. Google is played by a
- * local server publishing a key set, with ID tokens signed here (as google.test.ts does).
+ * local server publishing a key set (test/fake-google.ts).
  */
-const CLIENT_ID = "voltio-test.apps.googleusercontent.com";
-
 let t: TestContext;
-let keyServer: Server;
-let googleKey: CryptoKey;
+let google: FakeGoogle;
 
 beforeAll(async () => {
-  const google = await generateKeyPair("RS256");
-  googleKey = google.privateKey;
-  const jwk = { ...(await exportJWK(google.publicKey)), kid: "google-test-key", alg: "RS256", use: "sig" };
-  keyServer = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
-  const { port } = keyServer.address() as AddressInfo;
-  t = await createTestApp({
-    env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/oauth2/v3/certs` },
-  });
+  google = await startFakeGoogle();
+  t = await createTestApp({ env: google.env });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((resolve) => keyServer.close(resolve));
+  await google.close();
 });
 
 type Headers = Record<string, string>;
@@ -348,17 +334,8 @@ describe("POST /api/user/email/revert", () => {
 });
 
 describe("a Google account", () => {
-  const idToken = (subject: string, email: string, issuedSecondsAgo = 10) => {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ email, email_verified: true, given_name: "Grace", family_name: "Hopper" })
-      .setProtectedHeader({ alg: "RS256", kid: "google-test-key", typ: "JWT" })
-      .setIssuer("https://accounts.google.com")
-      .setAudience(CLIENT_ID)
-      .setSubject(subject)
-      .setIssuedAt(now - issuedSecondsAgo)
-      .setExpirationTime(now + 3600)
-      .sign(googleKey);
-  };
+  const idToken = (subject: string, email: string, issuedSecondsAgo = 10) =>
+    google.idToken(email, { subject, issuedSecondsAgo });
 
   it("proves itself with a fresh Google sign-in of its own Google account", async () => {
     const email = unique("grace");
