@@ -110,6 +110,8 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
           });
           await attempt.succeeded();
           request.log.info({ event: "login", secondFactor: "secondFactor" in outcome }, "login");
+          // A sign-in from a browser the account never used queued its notice.
+          notifyMail?.();
           return loginReply(outcome);
         } catch (error) {
           if (error instanceof NotSignedIn) {
@@ -138,6 +140,7 @@ export function authRoutes({ db, config, notifyMail }: AuthRoutesDeps): FastifyP
         const outcome = await googleLogin(db, config, verifyGoogle, request.body.tokenId, {
           userAgent: request.headers["user-agent"],
         });
+        notifyMail?.();
         return loginReply(outcome);
       },
     );
