@@ -1,7 +1,6 @@
 // `npm test`: every check, as parallel as two cores allow. Type checks, lint, the web build and the vitest
 // suites run side by side (the server suites once the build is there: their page tests render it); the
-// Playwright journeys start when those are done but the PostgreSQL suite's tail, so the browsers don't compete
-// with them for CPU.
+// Playwright journeys start when all of those are done, so the browsers don't compete with them for CPU.
 import { rmSync } from "node:fs";
 import { runSteps } from "./run-steps.mjs";
 import { failureLines, summarize, summaryLine } from "./test-summary.mjs";
@@ -38,9 +37,7 @@ const steps = [
   {
     name: "e2e",
     command: "playwright test -c e2e/playwright.config.ts",
-    // The PostgreSQL suite's last minute is its slowest files alone (the cluster, backups, the fuzzer), which
-    // leave a core idle: the journeys start then instead of after it.
-    after: checks.map((step) => step.name).filter((name) => name !== "server-postgres"),
+    after: checks.map((step) => step.name),
     requires: ["build"],
     report: { kind: "playwright", file: "reports/playwright.json" },
   },
