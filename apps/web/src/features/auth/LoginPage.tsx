@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { loadTexts, useTranslation } from "@/i18n";
 import { useAuthOptions, useSession, type PendingSecondFactor } from "@/api/session";
@@ -52,6 +52,10 @@ export function LoginPage() {
     typeof arrived?.email === "string" ? { kind: "login", email: arrived.email } : { kind: "email" },
   );
   const googleClientId = options.data?.googleClientId ?? null;
+  // The passkey button is the browser's alone: the server can't tell whether it supports passkeys, and a lazy
+  // part it rendered would suspend there and make the browser redraw the form instead of hydrating it.
+  const [inBrowser, setInBrowser] = useState(false);
+  useEffect(() => setInBrowser(true), []);
 
   const signedIn = (firstName: string | undefined) => {
     showToast(t("auth.welcome", { name: firstName ?? "" }));
@@ -105,7 +109,7 @@ export function LoginPage() {
           google={googleClientId ? () => void signInWithGoogle() : undefined}
         />
       )}
-      {step.kind === "email" && (
+      {step.kind === "email" && inBrowser && (
         <Suspense fallback={null}>
           <PasskeySignIn onSignedIn={signedIn} />
         </Suspense>
