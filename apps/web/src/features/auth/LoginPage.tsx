@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { loadTexts, useTranslation } from "@/i18n";
 import { useAuthOptions, useSession, type PendingSecondFactor } from "@/api/session";
@@ -18,6 +18,9 @@ const loadRegisterForm = () =>
   Promise.all([import("./RegisterForm"), loadTexts("security")]).then(([module]) => module);
 const LoginForm = lazy(() => loadLoginForm().then((module) => ({ default: module.LoginForm })));
 // Shown only once the browser says it can use passkeys: nothing to draw before its code is here.
+const NOTHING_TO_WATCH = () => () => {};
+const IN_BROWSER = () => true;
+const ON_SERVER = () => false;
 const PasskeySignIn = lazy(() =>
   import("./PasskeyButtons").then((module) => ({ default: module.PasskeySignIn })),
 );
@@ -54,8 +57,7 @@ export function LoginPage() {
   const googleClientId = options.data?.googleClientId ?? null;
   // The passkey button is the browser's alone: the server can't tell whether it supports passkeys, and a lazy
   // part it rendered would suspend there and make the browser redraw the form instead of hydrating it.
-  const [inBrowser, setInBrowser] = useState(false);
-  useEffect(() => setInBrowser(true), []);
+  const inBrowser = useSyncExternalStore(NOTHING_TO_WATCH, IN_BROWSER, ON_SERVER);
 
   const signedIn = (firstName: string | undefined) => {
     showToast(t("auth.welcome", { name: firstName ?? "" }));
