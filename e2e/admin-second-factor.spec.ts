@@ -1,14 +1,5 @@
 import { Secret, TOTP } from "otpauth";
-import {
-  ADMIN,
-  expect,
-  expectNoSeriousAxeViolationsInBothThemes,
-  logIn,
-  newShopper,
-  test,
-  tokenOf,
-  type Page,
-} from "./fixtures";
+import { newAdmin, expect, expectNoSeriousAxeViolationsInBothThemes, logIn, test } from "./fixtures";
 
 /**
  * An admin turns two-step sign-in on from the profile, with the key shown on the page typed into an
@@ -19,22 +10,6 @@ import {
 /** The code an authenticator app shows for the key, `steps` 30-second steps from now. */
 const codeFor = (key: string, steps = 0) =>
   TOTP.generate({ secret: Secret.fromBase32(key), timestamp: Date.now() + steps * 30_000 });
-
-/** An admin of this journey's own: the demo admin signs in with a password alone for every other journey. */
-async function newAdmin(page: Page) {
-  const account = await newShopper(page.request);
-  const { id } = (await (
-    await page.request.get("/api/user", {
-      headers: { authorization: `Bearer ${await tokenOf(page.request, account)}` },
-    })
-  ).json()) as { id: number };
-  const promoted = await page.request.put("/api/user/admin", {
-    headers: { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` },
-    data: { id, rol: "admin" },
-  });
-  expect(promoted.status(), await promoted.text()).toBe(200);
-  return account;
-}
 
 test("an admin sets up an authenticator app on the profile and signs in again with a code", async ({
   page,

@@ -434,3 +434,19 @@ async function waitForStillness(page: Page) {
     )
     .catch(() => {});
 }
+
+/** A shopper made admin for one journey: the demo admin signs in with a password alone for every other journey. */
+export async function newAdmin(page: Page) {
+  const account = await newShopper(page.request);
+  const { id } = (await (
+    await page.request.get("/api/user", {
+      headers: { authorization: `Bearer ${await tokenOf(page.request, account)}` },
+    })
+  ).json()) as { id: number };
+  const promoted = await page.request.put("/api/user/admin", {
+    headers: { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` },
+    data: { id, rol: "admin" },
+  });
+  expect(promoted.status(), await promoted.text()).toBe(200);
+  return account;
+}

@@ -1,5 +1,5 @@
 import {
-  ADMIN,
+  newAdmin,
   expect,
   expectNoSeriousAxeViolationsInBothThemes,
   logIn,
@@ -7,7 +7,6 @@ import {
   newShopper,
   readableMail,
   test,
-  tokenOf,
   type Page,
 } from "./fixtures";
 
@@ -120,22 +119,6 @@ test("a shopper adds a passkey on the profile, signs out and signs in with the p
   ).toBeVisible();
   await expect(page.getByRole("link", { name: "Log in / Sign up" })).toBeVisible();
 });
-
-/** An admin of this journey's own: the demo admin signs in with a password alone for every other journey. */
-async function newAdmin(page: Page) {
-  const account = await newShopper(page.request);
-  const { id } = (await (
-    await page.request.get("/api/user", {
-      headers: { authorization: `Bearer ${await tokenOf(page.request, account)}` },
-    })
-  ).json()) as { id: number };
-  const promoted = await page.request.put("/api/user/admin", {
-    headers: { authorization: `Bearer ${await tokenOf(page.request, ADMIN)}` },
-    data: { id, rol: "admin" },
-  });
-  expect(promoted.status(), await promoted.text()).toBe(200);
-  return account;
-}
 
 test("an admin's passkey is the second step after the password", async ({ page }) => {
   await virtualAuthenticator(page);
