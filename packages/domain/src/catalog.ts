@@ -57,6 +57,26 @@ export const saleTermsSchema = z.object({
 export const productImageSchema = z.object({ url: z.string(), altText: z.string() });
 export const categoryRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
+export const brandRefSchema = z.object({ id: z.number().int(), name: z.string(), slug: z.string() });
+export type BrandRef = z.infer<typeof brandRefSchema>;
+export const specValueSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  value: z.union([z.number(), z.string()]),
+  unit: z.string(),
+});
+export const productOptionSchema = z.object({ name: z.string(), values: z.array(z.string()) });
+export const variantSchema = z.object({
+  id: z.number().int(),
+  sku: z.string(),
+  options: z.record(z.string(), z.string()).describe("{<option name>: <value>}; {} for a default variant"),
+  price: z.number().describe("US dollars, 2 decimals"),
+  stock: z.number().int().describe("What can be bought now: on the shelf, less other checkouts' holds"),
+  images: z.array(productImageSchema).describe("Its own pictures; none: the product's"),
+  saleEligible: z.boolean().describe("Whether the product's and its categories' sales discount it"),
+});
+export type Variant = z.infer<typeof variantSchema>;
+
 export const productSchema = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -69,6 +89,12 @@ export const productSchema = z.object({
   categories: z.array(categoryRefSchema),
   sales: z.object({ productSales: z.array(saleTermsSchema), categorySales: z.array(saleTermsSchema) }),
   rating: ratingSummarySchema,
+  brand: brandRefSchema.nullable(),
+  specs: z.array(specValueSchema),
+  options: z.array(productOptionSchema).describe("Up to 3; none for a product sold one way"),
+  variants: z
+    .array(variantSchema)
+    .describe("Its live variants; one default variant (options {}) for a product without options"),
 });
 export type Product = z.infer<typeof productSchema>;
 

@@ -18,8 +18,12 @@ import {
   unique,
   uniqueIndex,
   uuid,
+  doublePrecision,
+  foreignKey,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import type { ProductOption, VariantOptions } from "@voltio/domain/variants";
+import { ATTRIBUTE_TYPES, BETTER_WHEN } from "@voltio/domain/specs";
 
 /**
  * The whole data model of docs/product-rules.md §13. Money is integer cents; every table has created/updated stamps;
@@ -52,6 +56,8 @@ export const checkoutStatusEnum = pgEnum("checkout_status", [
   "amount_mismatch",
   "expired",
 ]);
+export const attributeTypeEnum = pgEnum("attribute_type", ATTRIBUTE_TYPES);
+export const betterWhenEnum = pgEnum("better_when", BETTER_WHEN);
 export const refundStatusEnum = pgEnum("refund_status", ["pending", "succeeded", "failed"]);
 
 /** The shipping address as it was when the order was paid: later edits of the address book don't move it. */
@@ -131,12 +137,66 @@ export const categories = pgTable(
   (t) => [uniqueIndex("categories_name_lower_key").on(sql`lower(${t.name})`)],
 );
 
+/** Who makes a product (Logitech, Apple): shoppers filter by it and search finds it. */
+export const brands = pgTable(
+  "brands",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    /** Its name in URLs and filters (`brand=logitech`). */
+    slug: text("slug").notNull(),
+    logo: text("logo").notNull().default(""),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("brands_name_lower_key").on(sql`lower(${t.name})`),
+    unique("brands_slug_key").on(t.slug),
+  ],
+);
+
+/**
+ * A typed specification a category's products are described by (Laptops: RAM in GB, a number; Mice: the
+ * connection, one of wired/wireless/bluetooth). Its key names it in filters (`spec.ram_gb.min=16`): the same key
+ * in two categories is one filter.
+ */
+export const attributes = pgTable(
+  "attributes",
+  {
+    id: serial("id").primaryKey(),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    label: text("label").notNull(),
+    type: attributeTypeEnum("type").notNull(),
+    unit: text("unit").notNull().default(""),
+    /** The values an enum attribute may take, in the order shoppers see them. */
+    enumValues: text("enum_values")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Shown as a filter beside listings (numbers as a range, enums as checkboxes). */
+    filterable: boolean("filterable").notNull().default(true),
+    /** Whether more or less is better: the compare page marks the best value of the row. */
+    betterWhen: betterWhenEnum("better_when"),
+    position: integer("position").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [unique("attributes_category_key").on(t.categoryId, t.key)],
+);
+
 export const products = pgTable(
   "products",
   {
     id: serial("id").primaryKey(),
     title: text("title").notNull(),
     name: text("name").notNull(),
+    brandId: integer("brand_id").references(() => brands.id),
+    /**
+     * Up to 3 options and their values ([{name: "Colour", values: ["Black", "White"]}]); none for a product
+     * sold one way, which has one default variant.
+     */
+    options: jsonb("options").$type<ProductOption[]>().notNull().default([]),
     priceCents: integer("price_cents").notNull(),
     shippingCostCents: integer("shipping_cost_cents").notNull().default(0),
     stock: integer("stock").notNull().default(0),
@@ -149,6 +209,7 @@ export const products = pgTable(
     ...timestamps,
   },
   (t) => [
+    index("products_brand_idx").on(t.brandId),
     check("products_price_cents", sql`${t.priceCents} >= 0`),
     check("products_shipping_cost_cents", sql`${t.shippingCostCents} >= 0`),
     check("products_stock", sql`${t.stock} >= 0`),
@@ -162,6 +223,67 @@ export const products = pgTable(
   ],
 );
 
+/**
+ * What is sold and counted: one combination of a product's options with its own SKU, price and stock. A
+ * product sold one way has one (options {}). Migration 0026's triggers keep the product's `stock` (the sum)
+ * and `price_cents` (the lowest, "from $X") those of its live variants, so listings read the product alone,
+ * and make a write of a one-variant product's price or stock that of its variant.
+ */
+export const productVariants = pgTable(
+  "product_variants",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    sku: text("sku").notNull(),
+    /** Its value of each of the product's options ({Colour: "Black", Memory: "16 GB"}). */
+    options: jsonb("options").$type<VariantOptions>().notNull().default({}),
+    priceCents: integer("price_cents").notNull(),
+    stock: integer("stock").notNull().default(0),
+    position: integer("position").notNull().default(0),
+    /** Whether the product's and its categories' sales discount it (a clearance colour may be left out). */
+    saleEligible: boolean("sale_eligible").notNull().default(true),
+    /** Retired variants are not sold, but order lines keep pointing at them. */
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    unique("product_variants_sku_key").on(t.sku),
+    // What order lines, holds and alerts reference with their product, so a line can't name another's variant.
+    unique("product_variants_id_product_key").on(t.id, t.productId),
+    uniqueIndex("product_variants_live_options_key")
+      .on(t.productId, t.options)
+      .where(sql`${t.retiredAt} is null`),
+    index("product_variants_product_idx").on(t.productId, t.position),
+    check("product_variants_price_cents", sql`${t.priceCents} >= 0`),
+    check("product_variants_stock", sql`${t.stock} >= 0`),
+  ],
+);
+
+/** A product's value of one of its category's attributes: a number or a text (enum values are texts). */
+export const productSpecs = pgTable(
+  "product_specs",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    attributeId: integer("attribute_id")
+      .notNull()
+      .references(() => attributes.id, { onDelete: "cascade" }),
+    numberValue: doublePrecision("number_value"),
+    textValue: text("text_value"),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.attributeId] }),
+    // Filters and facets: the products with a value, a range of values.
+    index("product_specs_number_idx").on(t.attributeId, t.numberValue, t.productId),
+    index("product_specs_text_idx").on(t.attributeId, t.textValue, t.productId),
+    check("product_specs_one_value", sql`(${t.numberValue} is null) <> (${t.textValue} is null)`),
+  ],
+);
+
 export const productImages = pgTable(
   "product_images",
   {
@@ -169,12 +291,17 @@ export const productImages = pgTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
+    /** A picture of one variant (the white mouse); none: the product's, shown for every variant. */
+    variantId: integer("variant_id").references(() => productVariants.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     altText: text("alt_text").notNull().default(""),
     position: integer("position").notNull().default(0),
     ...timestamps,
   },
-  (t) => [unique("product_images_product_position_key").on(t.productId, t.position)],
+  (t) => [
+    unique("product_images_product_position_key").on(t.productId, t.position),
+    index("product_images_variant_idx").on(t.variantId),
+  ],
 );
 
 export const productCategories = pgTable(
@@ -286,6 +413,13 @@ export const orders = pgTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id),
+    /**
+     * The variant sold. Left out, migration 0026's trigger fills in the product's default variant (SPEC's
+     * calls name products only): the null default only makes it optional to drizzle.
+     */
+    variantId: integer("variant_id")
+      .notNull()
+      .default(sql`null`),
     status: orderStatusEnum("status").notNull(),
     amount: integer("amount").notNull().default(1),
     /** Snapshot taken when the line becomes pending: later price changes don't touch a purchase. */
@@ -312,13 +446,19 @@ export const orders = pgTable(
   (t) => [
     index("orders_checkout_idx").on(t.checkoutId),
     check("orders_amount", sql`${t.amount} >= 1`),
-    // One wishlist line and one cart line per user and product; purchases may repeat.
-    uniqueIndex("orders_user_product_list_key")
-      .on(t.userId, t.productId, t.status)
+    foreignKey({
+      name: "orders_variant_fk",
+      columns: [t.variantId, t.productId],
+      foreignColumns: [productVariants.id, productVariants.productId],
+    }),
+    // One wishlist line and one cart line per user and variant; purchases may repeat.
+    uniqueIndex("orders_user_variant_list_key")
+      .on(t.userId, t.variantId, t.status)
       .where(sql`${t.status} in ('inWishList', 'inCart')`),
     index("orders_user_status_idx").on(t.userId, t.status),
     index("orders_status_date_idx").on(t.status, t.serverPurchaseDate),
     index("orders_product_idx").on(t.productId),
+    index("orders_variant_idx").on(t.variantId),
     index("orders_bulk_order_idx").on(t.bulkOrderId),
   ],
 );
@@ -414,12 +554,22 @@ export const stockHolds = pgTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id),
+    /** The variant held; its product's row is kept too, so a product's available stock reads one index. */
+    variantId: integer("variant_id")
+      .notNull()
+      .default(sql`null`),
     units: integer("units").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("stock_holds_product_idx").on(t.productId, t.expiresAt),
+    index("stock_holds_variant_idx").on(t.variantId, t.expiresAt),
+    foreignKey({
+      name: "stock_holds_variant_fk",
+      columns: [t.variantId, t.productId],
+      foreignColumns: [productVariants.id, productVariants.productId],
+    }),
     index("stock_holds_checkout_idx").on(t.checkoutId),
     check("stock_holds_units", sql`${t.units} > 0`),
   ],
@@ -729,12 +879,21 @@ export const stockAlerts = pgTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
+    /** The variant asked for (the white one is back, not the black); left out, the default (as orders). */
+    variantId: integer("variant_id")
+      .notNull()
+      .default(sql`null`),
     notifiedAt: timestamp("notified_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    foreignKey({
+      name: "stock_alerts_variant_fk",
+      columns: [t.variantId, t.productId],
+      foreignColumns: [productVariants.id, productVariants.productId],
+    }).onDelete("cascade"),
     uniqueIndex("stock_alerts_open_key")
-      .on(t.userId, t.productId)
+      .on(t.userId, t.variantId)
       .where(sql`${t.notifiedAt} is null`),
     index("stock_alerts_product_open_idx")
       .on(t.productId)

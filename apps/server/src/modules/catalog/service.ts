@@ -15,10 +15,22 @@ import { catalogReference, type CatalogReference } from "./reference";
 const PRODUCT_COLUMNS = `p.id, p.title, p.name, p.price_cents as "priceCents",
   p.shipping_cost_cents as "shippingCostCents", ${AVAILABLE_STOCK_SQL} as stock, p.description,
   (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
-   from product_images i where i.product_id = p.id) as images,
+   from product_images i where i.product_id = p.id and i.variant_id is null) as images,
   (select coalesce(json_agg(pc.category_id order by pc.category_id), '[]')
    from product_categories pc where pc.product_id = p.id) as "categoryIds",
-  p.rating_sum as "ratingSum", p.rating_count as "ratingCount"`;
+  p.rating_sum as "ratingSum", p.rating_count as "ratingCount",
+  (select json_build_object('id', b.id, 'name', b.name, 'slug', b.slug) from brands b where b.id = p.brand_id) as brand,
+  (select coalesce(json_agg(json_build_object('key', a.key, 'label', a.label,
+     'value', coalesce(to_jsonb(s.number_value), to_jsonb(s.text_value)), 'unit', a.unit) order by a.position, a.id), '[]')
+   from product_specs s join attributes a on a.id = s.attribute_id where s.product_id = p.id) as specs,
+  p.options,
+  (select coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'options', v.options,
+     'priceCents', v.price_cents, 'saleEligible', v.sale_eligible,
+     'stock', (v.stock - coalesce((select sum(h.units) from stock_holds h
+        where h.variant_id = v.id and h.expires_at > now()), 0))::int,
+     'images', (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
+        from product_images i where i.variant_id = v.id)) order by v.position, v.id), '[]')
+   from product_variants v where v.product_id = p.id and v.retired_at is null) as variants`;
 
 interface ProductRow {
   id: number;
@@ -32,6 +44,10 @@ interface ProductRow {
   categoryIds: number[];
   ratingSum: number;
   ratingCount: number;
+  brand: Product["brand"];
+  specs: Product["specs"];
+  options: Product["options"];
+  variants: (Omit<Product["variants"][number], "price"> & { priceCents: number })[];
 }
 
 function toProduct(row: ProductRow, reference: CatalogReference): Product {
@@ -54,6 +70,10 @@ function toProduct(row: ProductRow, reference: CatalogReference): Product {
       categorySales: [...categorySales.values()].sort((a, b) => a.id - b.id),
     },
     rating: { average: ratingAverage(row.ratingSum, row.ratingCount), count: row.ratingCount },
+    brand: row.brand,
+    specs: row.specs,
+    options: row.options,
+    variants: row.variants.map(({ priceCents, ...variant }) => ({ ...variant, price: priceCents / 100 })),
   };
 }
 
@@ -95,6 +115,10 @@ type ProductValues = [
   categoryIds: number[],
   ratingSum: number,
   ratingCount: number,
+  brand: ProductRow["brand"],
+  specs: ProductRow["specs"],
+  options: ProductRow["options"],
+  variants: ProductRow["variants"],
 ];
 
 const productRow = (values: ProductValues): ProductRow => ({
@@ -109,6 +133,10 @@ const productRow = (values: ProductValues): ProductRow => ({
   categoryIds: values[8],
   ratingSum: values[9],
   ratingCount: values[10],
+  brand: values[11],
+  specs: values[12],
+  options: values[13],
+  variants: values[14],
 });
 
 async function selectRows(db: Db, where: SQL): Promise<ProductRow[]> {

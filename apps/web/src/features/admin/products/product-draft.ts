@@ -48,6 +48,10 @@ export const previewOf = (draft: ProductDraft, id: number): Product => ({
   categories: draft.categories.map((name, index) => ({ id: -index - 1, name })),
   sales: { productSales: [], categorySales: [] },
   rating: { average: 0, count: 0 },
+  brand: null,
+  specs: [],
+  options: [],
+  variants: [],
 });
 
 /** Why a submit was refused, as its dialog says it: fields left empty, amounts below zero, other rules. */
