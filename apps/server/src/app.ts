@@ -15,6 +15,7 @@ import { sendSecurityHeaders } from "./http/security-headers";
 import { readCaller } from "./modules/auth/access-token";
 import { setPasswordHashCost } from "./modules/auth/password";
 import { demoLogStream } from "./http/demo-log";
+import { catalogStructureRoutes } from "./modules/catalog-structure/routes";
 import { adminCatalogRoutes } from "./modules/admin-catalog/routes";
 import { auditRoutes } from "./modules/audit/routes";
 import { authRoutes } from "./modules/auth/routes";
@@ -296,6 +297,7 @@ export async function buildApp(
           afterStockWrite: () => stockAlerts.sweep(),
         }),
       );
+      await api.register(catalogStructureRoutes({ db, catalogWritten }));
       await api.register(stockAlertRoutes({ db }));
       await api.register(statsRoutes({ db, storeTimeZone: config.storeTimeZone, now }));
       await api.register(
