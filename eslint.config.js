@@ -20,6 +20,7 @@ const server = "apps/server/src";
 const SERVER_LAYERS = [
   "modules/web",
   "modules/admin-catalog",
+  "modules/catalog-structure",
   "modules/stock-alerts",
   "modules/orders",
   "modules/payments",

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { expect } from "vitest";
 import { orderNumber } from "@voltio/domain/order-status";
-import { checkouts, mailOutbox, orders, products, sandboxCharges } from "../src/db/schema";
+import { checkouts, mailOutbox, orders, productVariants, products, sandboxCharges } from "../src/db/schema";
 import { newId } from "../src/integrations/payments/sandbox";
 import { returnUrl } from "../src/integrations/payments/sandbox-page";
 import type { ProviderPayment } from "../src/integrations/payments/provider";
@@ -167,6 +167,56 @@ export function shop(t: TestContext) {
         checkoutId,
         number: orderNumber(checkoutId),
       };
+    },
+
+    /** The product's first live variant: a product made by newProduct has one, its default (ADR 0023). */
+    async variantOf(productId: number) {
+      const [row] = await t.database.db
+        .select({ id: productVariants.id })
+        .from(productVariants)
+        .where(and(eq(productVariants.productId, productId), isNull(productVariants.retiredAt)))
+        .orderBy(asc(productVariants.position), asc(productVariants.id));
+      return row!.id;
+    },
+
+    /**
+     * A product sold in variants ({Colour: "Black"}, ...), each with its price and stock; the product's own
+     * default variant is retired, as the admin's variant grid does.
+     */
+    async newProductWithVariants(
+      options: { name: string; values: string[] }[],
+      variants: { options: Record<string, string>; priceCents: number; stock: number }[],
+    ) {
+      const db = t.database.db;
+      const [row] = await db
+        .insert(products)
+        .values({ title: `Shop test ${++serial}`, name: "thing", priceCents: 1000, stock: 0, options })
+        .returning({ id: products.id });
+      const productId = row!.id;
+      await db
+        .update(productVariants)
+        .set({ retiredAt: new Date() })
+        .where(eq(productVariants.productId, productId));
+      const made = await db
+        .insert(productVariants)
+        .values(
+          variants.map((variant, position) => ({
+            productId,
+            sku: `T${productId}-${position}`,
+            position,
+            ...variant,
+          })),
+        )
+        .returning({ id: productVariants.id });
+      return { productId, variantIds: made.map((variant) => variant.id) };
+    },
+
+    async variantStockOf(variantId: number) {
+      const [row] = await t.database.db
+        .select({ stock: productVariants.stock })
+        .from(productVariants)
+        .where(eq(productVariants.id, variantId));
+      return row!.stock;
     },
 
     async stockOf(productId: number) {

@@ -34,6 +34,9 @@ const localDateSchema = lineSchema(64);
 export const orderAddSchema = z.object({
   status: z.enum(ADD_STATUSES, { error: "must be inCart, inWishList or pending" }),
   productId: idSchema,
+  variantId: idSchema
+    .optional()
+    .describe("The variant bought (issue 41); without it, the product's default variant"),
   amount: integerInput(1, ORDER_AMOUNT_MAX).default(1),
   date: localDateSchema.optional(),
 });
@@ -85,17 +88,33 @@ export const MERGE_LINES_MAX = 200;
 export const listMergeSchema = z.object({
   key: z.uuid({ error: "must be a UUID" }),
   inCart: z
-    .array(z.object({ productId: idSchema, amount: integerInput(1, ORDER_AMOUNT_MAX) }), {
-      error: "must be a list of {productId, amount}",
-    })
+    .array(
+      z.object({
+        productId: idSchema,
+        variantId: idSchema.optional(),
+        amount: integerInput(1, ORDER_AMOUNT_MAX),
+      }),
+      { error: "must be a list of {productId, variantId?, amount}" },
+    )
     .max(MERGE_LINES_MAX, `must list at most ${MERGE_LINES_MAX} lines`)
     .default([]),
   inWishList: z
-    .array(z.object({ productId: idSchema }), { error: "must be a list of {productId}" })
+    .array(z.object({ productId: idSchema, variantId: idSchema.optional() }), {
+      error: "must be a list of {productId, variantId?}",
+    })
     .max(MERGE_LINES_MAX, `must list at most ${MERGE_LINES_MAX} lines`)
     .default([]),
 });
 export type ListMerge = z.infer<typeof listMergeSchema>;
+
+/** The variant a line sells (issue 41), named as receipts and e-mails name it: "Logitech M720 — Black". */
+export const lineVariantSchema = z.object({
+  id: z.number().int(),
+  sku: z.string(),
+  options: z.record(z.string(), z.string()).describe("{<option name>: <value>}; {} for a default variant"),
+  name: z.string(),
+});
+export type LineVariant = z.infer<typeof lineVariantSchema>;
 
 /** One line as POST /order and PUT /order/:id return it. */
 export const orderLineSchema = z.object({
@@ -103,6 +122,7 @@ export const orderLineSchema = z.object({
   status: z.enum(ORDER_STATUSES),
   amount: z.number().int(),
   productId: z.number().int(),
+  variantId: z.number().int(),
 });
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
@@ -130,6 +150,8 @@ export type ListMergeReply = z.infer<typeof listMergeReplySchema>;
 /** A line inside a product of GET /order, with the prices the server computed (dollars). */
 export const productOrderSchema = z.object({
   id: z.number().int(),
+  variantId: z.number().int(),
+  variant: lineVariantSchema,
   amount: z.number().int(),
   status: z.enum(ORDER_STATUSES),
   bulkOrderId: z

@@ -59,7 +59,10 @@ const status = z.enum(ORDER_STATUSES);
 export const purchaseLineSchema = z.object({
   orderId: z.number().int(),
   productId: z.number().int(),
-  title: z.string(),
+  variantId: z.number().int(),
+  title: z
+    .string()
+    .describe("What the line sold: the product's title, and its variant's options if it has any"),
   picture: z.string().nullable(),
   amount: z.number().int(),
   unitPrice: z.number().describe("US dollars for one unit as paid (the full price on an 'on Nth unit' sale)"),

@@ -53,6 +53,8 @@ describe("a signed-in shopper's line, priced by the server", () => {
   } as unknown as OrderedProduct;
   const order = {
     id: 7,
+    variantId: 70,
+    variant: { id: 70, sku: "P70", options: {}, name: "Logitech M510" },
     amount: 3,
     status: "inCart" as const,
     bulkOrderId: null,

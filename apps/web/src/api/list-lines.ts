@@ -60,18 +60,20 @@ export function serverListLine(
   globalSales: readonly SaleTerms[],
   today: Weekday | undefined,
 ): ListLine {
+  // The line sells one variant (issue 41): its name, stock, price and pictures, not the product's.
+  const variant = product.variants?.find((candidate) => candidate.id === line.variantId);
   return {
     productId: product.id,
     orderId: line.id,
-    title: product.title,
+    title: line.variant?.name ?? product.title,
     description: product.description,
-    image: product.images[0]?.url,
+    image: variant?.images[0]?.url ?? product.images[0]?.url,
     amount: line.amount,
-    stock: product.stock,
+    stock: variant?.stock ?? product.stock,
     shippingCents: toCents(line.shipping),
     price: {
       sale: saleOfServerLine(product, line.salePercentage, globalSales, today),
-      originalCents: toCents(product.price),
+      originalCents: toCents(variant?.price ?? product.price),
       unitCents: toCents(line.unitPrice),
     },
     totalCents: toCents(line.lineTotal),

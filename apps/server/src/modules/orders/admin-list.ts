@@ -11,7 +11,8 @@ import { pageInfo } from "@voltio/domain/http";
 import { toDollars } from "@voltio/domain/money";
 import { PURCHASE_STATUSES, checkoutIdOf, numberOf } from "@voltio/domain/order-status";
 import type { Db } from "../../db/client";
-import { bulkOrders, orders, products, users } from "../../db/schema";
+import { bulkOrders, orders, productVariants, products, users } from "../../db/schema";
+import { variantTitle, variantTitleColumns } from "../inventory/variants";
 import { likeLiteral } from "../../db/like";
 
 /**
@@ -122,9 +123,10 @@ export async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<Ad
   const [singles, bulks, bulkLines] = await Promise.all([
     singleIds.length
       ? db
-          .select({ order: orders, title: products.title, user: userColumns })
+          .select({ order: orders, ...variantTitleColumns, user: userColumns })
           .from(orders)
           .innerJoin(products, eq(products.id, orders.productId))
+          .innerJoin(productVariants, eq(productVariants.id, orders.variantId))
           .innerJoin(users, eq(users.id, orders.userId))
           .where(inArray(orders.id, singleIds))
       : [],
@@ -141,19 +143,21 @@ export async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<Ad
             orderId: orders.id,
             bulkOrderId: orders.bulkOrderId,
             productId: orders.productId,
-            title: products.title,
+            ...variantTitleColumns,
             amount: orders.amount,
             lineTotalCents: orders.lineTotalCents,
           })
           .from(orders)
           .innerJoin(products, eq(products.id, orders.productId))
+          .innerJoin(productVariants, eq(productVariants.id, orders.variantId))
           .where(inArray(orders.bulkOrderId, bulkIds))
           .orderBy(asc(orders.id))
       : [],
   ]);
 
   const described = new Map<string, AdminOrder>();
-  for (const { order, title, user } of singles) {
+  for (const { order, user, ...named } of singles) {
+    const title = variantTitle(named);
     const price = toDollars(order.lineTotalCents ?? 0);
     described.set(`order:${order.id}`, {
       id: order.id,
@@ -209,7 +213,7 @@ export async function describePurchases(db: Db, keys: PurchaseKey[]): Promise<Ad
         .map((line) => ({
           orderId: line.orderId,
           productId: line.productId,
-          title: line.title,
+          title: variantTitle(line),
           amount: line.amount,
           price: toDollars(line.lineTotalCents ?? 0),
         })),

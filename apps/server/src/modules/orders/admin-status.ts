@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   NOTIFIED_STATUSES,
@@ -11,19 +11,20 @@ import { isPaidStatus, type OrderStatus, type OrderUpdateReply } from "@voltio/d
 import type { Db } from "../../db/client";
 import { trackingUrl } from "@voltio/domain/purchase";
 import { adminPurchaseMove, type PurchaseRefusal } from "@voltio/domain/transitions";
-import { bulkOrders, checkouts, orders, products } from "../../db/schema";
+import { bulkOrders, checkouts, orders, productVariants, products } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { queueMail } from "../../integrations/mail/outbox";
 import { recordChange } from "../audit/service";
 import type { Caller } from "../identity/caller";
 import {
   giveBackStock,
-  lockStock,
+  lockVariants,
   releaseShopperHolds,
   takeStock,
-  unitsPerProduct,
+  unitsPerVariant,
 } from "../inventory/stock";
 import { refundCancelledPurchase } from "../payments/refunds";
+import { lineVariants, variantTitle, variantTitleColumns } from "../inventory/variants";
 import { buyerEmail } from "../users/erasure";
 import { orderPageUrl, orderStatusMail, type NotifiedStatus, type StatusMailOrder } from "./admin-mail";
 import type { TrackingTemplates } from "./purchase-read-model";
@@ -88,16 +89,17 @@ function stockMove(
   return outcome.move.stock === "takes stock" ? "take" : null;
 }
 
-/** Gives back or takes the units (summed per product), the products locked in id order; 409 if short. */
+/** Gives back or takes the units (summed per variant), the products and variants locked in id order; 409 if short. */
 async function moveStock(tx: Db, units: Map<number, number>, move: "give" | "take") {
-  const stocks = await lockStock(tx, units.keys());
+  const stocks = await lockVariants(tx, units.keys());
   if (move === "give") return giveBackStock(tx, units);
-  for (const [productId, amount] of units) {
-    const stock = stocks.get(productId)?.stock ?? 0;
+  for (const [variantId, amount] of units) {
+    const stock = stocks.get(variantId)?.stock ?? 0;
     if (stock < amount) {
-      throw new Conflict(`Not enough stock of product ${productId}: ${stock} left, ${amount} needed`, {
-        stock,
-      });
+      throw new Conflict(
+        `Not enough stock of product ${stocks.get(variantId)?.productId} (variant ${variantId}): ${stock} left, ${amount} needed`,
+        { stock },
+      );
     }
   }
   await takeStock(tx, units);
@@ -241,6 +243,7 @@ export async function changeOrderStatus(
         id: orders.id,
         userId: orders.userId,
         productId: orders.productId,
+        variantId: orders.variantId,
         amount: orders.amount,
         status: orders.status,
         flag: orders.flag,
@@ -261,14 +264,20 @@ export async function changeOrderStatus(
     const reply = (status: OrderStatus): OrderUpdateReply => ({
       msg: "Order updated",
       removed: false,
-      order: { id: line.id, status, amount: line.amount, productId: line.productId },
+      order: {
+        id: line.id,
+        status,
+        amount: line.amount,
+        productId: line.productId,
+        variantId: line.variantId,
+      },
     });
     // Asked twice (or by two admins at once): the second finds the status already there and changes nothing;
     // a shipped order given its tracking later is told again.
     if (line.status === to && sameTracking(line, tracking))
       return { reply: reply(to), stockMoved: false, mailed: false };
     const move = stockMove(line.status, line.flag, to, line.checkoutId !== null);
-    if (move) await moveStock(tx, new Map([[line.productId, line.amount]]), move);
+    if (move) await moveStock(tx, new Map([[line.variantId, line.amount]]), move);
     const refunding = move === "give" && (await refundCancelledPurchase(tx, line.checkoutId, line.paidCents));
     await tx
       .update(orders)
@@ -279,9 +288,10 @@ export async function changeOrderStatus(
       })
       .where(eq(orders.id, line.id));
     const [product] = await tx
-      .select({ title: products.title })
-      .from(products)
-      .where(eq(products.id, line.productId));
+      .select(variantTitleColumns)
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(eq(productVariants.id, line.variantId));
     const mailed = await recordMove(
       tx,
       actor,
@@ -291,7 +301,7 @@ export async function changeOrderStatus(
         number: numberOf(line.checkoutId),
         userId: line.userId,
         checkoutId: line.checkoutId,
-        products: [{ title: product?.title ?? "", amount: line.amount }],
+        products: [{ title: product ? variantTitle(product) : "", amount: line.amount }],
       },
       line.status,
       to,
@@ -338,14 +348,14 @@ export async function changeBulkOrderStatus(
     const lines = await tx
       .select({
         id: orders.id,
-        productId: orders.productId,
+        variantId: orders.variantId,
         amount: orders.amount,
       })
       .from(orders)
       .where(eq(orders.bulkOrderId, bulk.id))
       .orderBy(asc(orders.id))
       .for("update");
-    if (move) await moveStock(tx, unitsPerProduct(lines), move);
+    if (move) await moveStock(tx, unitsPerVariant(lines), move);
     const refunding = move === "give" && (await refundCancelledPurchase(tx, bulk.checkoutId, bulk.paidCents));
     const flag = refunding ? { flag: "refund_needed" as const } : {};
     await tx
@@ -356,18 +366,10 @@ export async function changeBulkOrderStatus(
       .update(orders)
       .set({ ...statusValues(to, orders.serverPurchaseDate), ...flag })
       .where(eq(orders.bulkOrderId, bulk.id));
-    const titles = lines.length
-      ? await tx
-          .select({ id: products.id, title: products.title })
-          .from(products)
-          .where(
-            inArray(
-              products.id,
-              lines.map((line) => line.productId),
-            ),
-          )
-      : [];
-    const titleOf = new Map(titles.map((row) => [row.id, row.title]));
+    const names = await lineVariants(
+      tx,
+      lines.map((line) => line.variantId),
+    );
     const mailed = await recordMove(
       tx,
       actor,
@@ -377,7 +379,10 @@ export async function changeBulkOrderStatus(
         number: numberOf(bulk.checkoutId),
         userId: bulk.userId,
         checkoutId: bulk.checkoutId,
-        products: lines.map((line) => ({ title: titleOf.get(line.productId) ?? "", amount: line.amount })),
+        products: lines.map((line) => ({
+          title: names.get(line.variantId)?.name ?? "",
+          amount: line.amount,
+        })),
       },
       bulk.status,
       to,

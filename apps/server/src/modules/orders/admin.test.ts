@@ -251,7 +251,7 @@ describe("an admin changing an order's status", () => {
     expect(preparing.json()).toEqual({
       msg: "Order updated",
       removed: false,
-      order: { id, status: "preparing", amount: 2, productId },
+      order: { id, status: "preparing", amount: 2, productId, variantId: await store.variantOf(productId) },
     });
     expect((await shopperPurchases(me)).lines).toContainEqual(
       expect.objectContaining({ id, status: "preparing" }),
@@ -314,7 +314,7 @@ describe("an admin changing an order's status", () => {
     expect(moved.json()).toEqual({
       msg: "Order updated",
       removed: false,
-      order: { id, status: "delivered", amount: 1, productId },
+      order: { id, status: "delivered", amount: 1, productId, variantId: await store.variantOf(productId) },
     });
     const bad = await move(admin, { status: "inCart" });
     expect(bad.statusCode).toBe(400);

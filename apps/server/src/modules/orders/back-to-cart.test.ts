@@ -52,7 +52,13 @@ describe("PUT /order/:id {status: inCart} on a pending line", () => {
     expect(reply.json()).toEqual({
       msg: "Order moved to the cart",
       removed: false,
-      order: { id: line, status: "inCart", amount: 2, productId },
+      order: {
+        id: line,
+        status: "inCart",
+        amount: 2,
+        productId,
+        variantId: await store.variantOf(productId),
+      },
     });
     expect(await store.orderOf(line)).toMatchObject({
       status: "inCart",

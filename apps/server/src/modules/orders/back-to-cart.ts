@@ -4,17 +4,23 @@ import type { OrderUpdateReply } from "@voltio/domain/orders";
 import type { Db } from "../../db/client";
 import { bulkOrders, orders } from "../../db/schema";
 import { InvalidInput, NotFound } from "../../errors";
-import { lockStock, releaseShopperHolds, sellable } from "../inventory/stock";
+import { lockVariants, releaseShopperHolds, sellable } from "../inventory/stock";
 
 /**
  * Taking a line back from checkout (ADR 0015): PUT /order/:id {status: "inCart"} on a pending
  * line, bought alone or inside a pending bulk order. It becomes a cart line again, priced today like any cart
- * line; with a cart line of that product already there (one per user and product) the two merge, capped at
+ * line; with a cart line of that variant already there (one per user and variant) the two merge, capped at
  * what is left. A line inside an open checkout leaves it as DELETE /order/:id leaves it (ADR 0013): the
  * checkout's units go back to the other shoppers, and the next Pay replaces it.
  */
 
-const columns = { id: orders.id, status: orders.status, amount: orders.amount, productId: orders.productId };
+const columns = {
+  id: orders.id,
+  status: orders.status,
+  amount: orders.amount,
+  productId: orders.productId,
+  variantId: orders.variantId,
+};
 
 /** What a pending line loses on its way back to the cart: it is no purchase any more. */
 const NOT_A_PURCHASE = {
@@ -34,7 +40,7 @@ const NOT_A_PURCHASE = {
 
 export async function backToCart(db: Db, userId: number, id: number): Promise<OrderUpdateReply> {
   return db.transaction(async (tx) => {
-    // Lock order (inventory/stock.ts): checkouts, bulk orders, order lines, products.
+    // Lock order (inventory/stock.ts): checkouts, bulk orders, order lines, products, variants.
     await releaseShopperHolds(tx, userId);
     const [found] = await tx
       .select({ bulkOrderId: orders.bulkOrderId })
@@ -62,10 +68,10 @@ export async function backToCart(db: Db, userId: number, id: number): Promise<Or
       .select(columns)
       .from(orders)
       .where(
-        and(eq(orders.userId, userId), eq(orders.productId, line.productId), eq(orders.status, "inCart")),
+        and(eq(orders.userId, userId), eq(orders.variantId, line.variantId), eq(orders.status, "inCart")),
       )
       .for("update");
-    const stock = sellable((await lockStock(tx, [line.productId])).get(line.productId));
+    const stock = sellable((await lockVariants(tx, [line.variantId])).get(line.variantId));
     const wanted = line.amount + (cartLine?.amount ?? 0);
     // Capped at what is left; a sold-out product still comes back as one unit, for the shopper to remove.
     const amount = Math.max(1, Math.min(wanted, stock));

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { bulkOrders, orders } from "../../db/schema";
 import { InvalidInput, NotFound } from "../../errors";
 import { productsByIds } from "../catalog/service";
-import { lockStock, sellable, tooMany } from "../inventory/stock";
+import { lockVariants, sellable, tooMany } from "../inventory/stock";
 import { lineColumns, selectPricedLines, snapshotOf, withProducts, type PricingContext } from "./service";
 
 /** A shopper's bulk orders (docs/product-rules.md 'Buy All'): several cart lines bought as one purchase. */
@@ -24,12 +24,15 @@ export async function createBulkOrder(
 ): Promise<BulkOrderReply> {
   const bulkId = await db.transaction(async (tx) => {
     const owned = await tx
-      .select({ productId: orders.productId })
+      .select({ productId: orders.productId, variantId: orders.variantId })
       .from(orders)
       .where(and(inArray(orders.id, input.orderIds), eq(orders.userId, userId)));
     if (owned.length !== input.orderIds.length) throw new NotFound("Order Not Found");
     const productIds = [...new Set(owned.map((line) => line.productId))];
-    const stocks = await lockStock(tx, productIds);
+    const stocks = await lockVariants(
+      tx,
+      owned.map((line) => line.variantId),
+    );
     const lines = await tx
       .select(lineColumns)
       .from(orders)
@@ -40,7 +43,7 @@ export async function createBulkOrder(
       throw new InvalidInput("orderIds", "must all be cart lines");
     }
     for (const line of lines) {
-      const stock = sellable(stocks.get(line.productId));
+      const stock = sellable(stocks.get(line.variantId));
       if (line.amount > stock) throw tooMany(stock);
     }
     // What will be charged is read in the transaction, sales included: never through a process's cache.
@@ -48,7 +51,13 @@ export async function createBulkOrder(
     const productById = new Map(found.map((product) => [product.id, product]));
     const snapshots = lines.map((line) => ({
       line,
-      snapshot: snapshotOf(productById.get(line.productId)!, globalSales, line.amount, pricing.weekday),
+      snapshot: snapshotOf(
+        productById.get(line.productId)!,
+        line.variantId,
+        globalSales,
+        line.amount,
+        pricing.weekday,
+      ),
     }));
     const now = new Date();
     // What the checkout charges, by the one money rule (ADR 0015): every line's shipping, added up.

@@ -3,7 +3,8 @@ import type { ListMerge, ListMergeReply, ListStatus, OrderLine } from "@voltio/d
 import type { Db } from "../../db/client";
 import { listMerges, orders } from "../../db/schema";
 import { lineColumns } from "./service";
-import { lockStock } from "../inventory/stock";
+import { lockVariants } from "../inventory/stock";
+import { guestLineVariants } from "../inventory/variants";
 
 /**
  * POST /order/merge (docs/product-rules.md §8 Login): a guest's cart and wishlist joined to the shopper's
@@ -20,40 +21,52 @@ export async function mergeGuestLists(db: Db, userId: number, input: ListMerge):
       .returning({ key: listMerges.key });
     if (!first) return { msg: "Already merged", repeated: true, lines: [], refused: [] };
 
-    const wanted = new Map<string, { status: ListStatus; productId: number; amount: number }>();
-    for (const { productId, amount } of input.inCart) {
-      const entry = wanted.get(`inCart:${productId}`);
-      wanted.set(`inCart:${productId}`, {
-        status: "inCart",
+    // Each guest line sells a variant: the one it names, or its product's default (a SPEC client's lists).
+    const variantOf = await guestLineVariants(tx, [...input.inCart, ...input.inWishList]);
+    const wanted = new Map<
+      string,
+      { status: ListStatus; productId: number; variantId: number | undefined; amount: number }
+    >();
+    input.inCart.forEach(({ productId, amount }, index) => {
+      const variantId = variantOf[index];
+      const key = `inCart:${variantId ?? `p${productId}`}`;
+      const entry = wanted.get(key);
+      wanted.set(key, { status: "inCart", productId, variantId, amount: (entry?.amount ?? 0) + amount });
+    });
+    input.inWishList.forEach(({ productId }, index) => {
+      const variantId = variantOf[input.inCart.length + index];
+      wanted.set(`inWishList:${variantId ?? `p${productId}`}`, {
+        status: "inWishList",
         productId,
-        amount: (entry?.amount ?? 0) + amount,
+        variantId,
+        amount: 1,
       });
-    }
-    for (const { productId } of input.inWishList)
-      wanted.set(`inWishList:${productId}`, { status: "inWishList", productId, amount: 1 });
+    });
     if (wanted.size === 0) return { msg: "Nothing to merge", repeated: false, lines: [], refused: [] };
 
-    // Locked like every other stock check: adds of the same product take turns.
-    const productIds = [...new Set([...wanted.values()].map((line) => line.productId))];
-    const locked = await lockStock(tx, productIds);
+    // Locked like every other stock check: adds of the same variant take turns.
+    const variantIds = [...wanted.values()].flatMap((line) =>
+      line.variantId === undefined ? [] : [line.variantId],
+    );
+    const locked = await lockVariants(tx, variantIds);
     const existing = await tx
-      .select({ id: orders.id, status: orders.status, amount: orders.amount, productId: orders.productId })
+      .select(lineColumns)
       .from(orders)
       .where(
         and(
           eq(orders.userId, userId),
-          inArray(orders.productId, productIds),
+          inArray(orders.variantId, variantIds),
           inArray(orders.status, ["inCart", "inWishList"]),
         ),
       )
       .for("update");
-    const lineOf = new Map(existing.map((line) => [`${line.status}:${line.productId}`, line]));
+    const lineOf = new Map(existing.map((line) => [`${line.status}:${line.variantId}`, line]));
 
     const lines: OrderLine[] = [];
     const refused: ListMergeReply["refused"] = [];
     for (const [key, guest] of wanted) {
-      const product = locked.get(guest.productId);
-      if (!product || product.retired) {
+      const product = guest.variantId === undefined ? undefined : locked.get(guest.variantId);
+      if (guest.variantId === undefined || !product || product.retired) {
         refused.push({ status: guest.status, productId: guest.productId, error: "Product Not Found" });
         continue;
       }
@@ -69,7 +82,13 @@ export async function mergeGuestLists(db: Db, userId: number, input: ListMerge):
             (
               await tx
                 .insert(orders)
-                .values({ userId, productId: guest.productId, status: "inWishList", amount: 1 })
+                .values({
+                  userId,
+                  productId: guest.productId,
+                  variantId: guest.variantId,
+                  status: "inWishList",
+                  amount: 1,
+                })
                 .returning(lineColumns)
             )[0]!,
         );
@@ -84,7 +103,13 @@ export async function mergeGuestLists(db: Db, userId: number, input: ListMerge):
             .returning(lineColumns)
         : await tx
             .insert(orders)
-            .values({ userId, productId: guest.productId, status: "inCart", amount })
+            .values({
+              userId,
+              productId: guest.productId,
+              variantId: guest.variantId,
+              status: "inCart",
+              amount,
+            })
             .returning(lineColumns);
       lines.push(merged!);
     }

@@ -22,6 +22,7 @@ import {
   users,
 } from "../../db/schema";
 import { NotFound } from "../../errors";
+import { lineVariants } from "../inventory/variants";
 import type { Caller } from "../identity/caller";
 
 /**
@@ -152,20 +153,21 @@ export async function loadPurchase(
 
   const allLines = [...singles, ...bulkLines].sort((a, b) => a.id - b.id);
   const productIds = [...new Set(allLines.map((line) => line.productId))];
-  const [titles, pictures] = await Promise.all([
-    db
-      .select({ id: products.id, title: products.title })
-      .from(products)
-      .where(inArray(products.id, productIds)),
+  // A line is titled by what it sold: "Logitech M720 — Black" (the product's title for a default variant).
+  const [variants, pictures] = await Promise.all([
+    lineVariants(
+      db,
+      allLines.map((line) => line.variantId),
+    ),
     picturesOf(db, productIds),
   ]);
-  const titleOf = new Map(titles.map((row) => [row.id, row.title]));
   const lines = allLines.map((line) => {
     const lineTotalCents = line.lineTotalCents ?? 0;
     return {
       orderId: line.id,
       productId: line.productId,
-      title: titleOf.get(line.productId) ?? "",
+      variantId: line.variantId,
+      title: variants.get(line.variantId)?.name ?? "",
       picture: pictures.get(line.productId) ?? null,
       amount: line.amount,
       unitPrice: toDollars(line.unitPriceCents ?? Math.round(lineTotalCents / line.amount)),

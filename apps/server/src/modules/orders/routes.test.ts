@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
+import { shop } from "../../../test/shop";
 import { orders, products } from "../../db/schema";
 
 let t: TestContext;
@@ -72,9 +73,10 @@ describe("POST /order", () => {
     });
     expect(first.statusCode, first.body).toBe(201);
     const line = first.json<{ id: number }>();
-    expect(first.json()).toEqual({ id: line.id, status: "inCart", amount: 2, productId });
+    const variantId = await shop(t).variantOf(productId);
+    expect(first.json()).toEqual({ id: line.id, status: "inCart", amount: 2, productId, variantId });
     const second = await add(me, { status: "inCart", productId: String(productId), amount: "1" });
-    expect(second.json()).toEqual({ id: line.id, status: "inCart", amount: 3, productId });
+    expect(second.json()).toEqual({ id: line.id, status: "inCart", amount: 3, productId, variantId });
 
     const [product] = await list(me, "inCart");
     expect(product).toMatchObject({ id: productId, price: 25 });

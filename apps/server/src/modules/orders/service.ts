@@ -14,17 +14,19 @@ import { linePriceCents, priceToday } from "@voltio/domain/pricing";
 import type { Weekday } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { orders } from "../../db/schema";
+import { chooseVariant, lineVariants, sellingTerms } from "../inventory/variants";
 import { InvalidInput, NotAllowed, NotFound } from "../../errors";
 import type { TtlCache } from "../catalog/ttl-cache";
 import type { CatalogReference } from "../catalog/reference";
 import { productsByIds } from "../catalog/service";
-import { lockStock, releaseShopperHolds, sellable, tooMany } from "../inventory/stock";
+import { lockVariants, releaseShopperHolds, sellable, tooMany } from "../inventory/stock";
 import { backToCart } from "./back-to-cart";
 
 /**
- * A shopper's order lines (docs/product-rules.md §8, §10.6 Orders; §10–11). Every write that checks a line against
- * its product's stock runs in one transaction that first locks the product's row: adds, deltas and moves of
- * one product take turns, so two of them can't both pass the stock check.
+ * A shopper's order lines (docs/product-rules.md §8, §10.6 Orders; §10–11). A line sells a variant (ADR 0023).
+ * Every write that checks a line against its variant's stock runs in one transaction that first locks the
+ * product's and the variant's rows: adds, deltas and moves of one variant take turns, so two of them can't
+ * both pass the stock check.
  */
 
 export interface PricingContext {
@@ -38,11 +40,12 @@ export const lineColumns = {
   status: orders.status,
   amount: orders.amount,
   productId: orders.productId,
+  variantId: orders.variantId,
 };
 
-/** The product's row, locked until the transaction ends; a retired product counts as out of stock. */
-async function lockProduct(tx: Db, productId: number) {
-  const locked = (await lockStock(tx, [productId])).get(productId);
+/** The variant's rows, locked until the transaction ends; a retired one counts as out of stock. */
+async function lockVariant(tx: Db, variantId: number) {
+  const locked = (await lockVariants(tx, [variantId])).get(variantId);
   return locked ? { stock: sellable(locked), retired: locked.retired } : null;
 }
 
@@ -57,7 +60,9 @@ export async function addToList(
   pricing: PricingContext,
 ): Promise<OrderLine> {
   return db.transaction(async (tx) => {
-    const product = await lockProduct(tx, input.productId);
+    const { productId } = input;
+    const variantId = await chooseVariant(tx, productId, input.variantId);
+    const product = await lockVariant(tx, variantId);
     if (!product || product.retired) throw new NotFound("Product Not Found");
     if (product.stock <= 0) throw tooMany(0);
     if (input.status === "pending") {
@@ -66,9 +71,10 @@ export async function addToList(
         .insert(orders)
         .values({
           userId,
-          productId: input.productId,
+          productId,
+          variantId,
           amount: input.amount,
-          ...(await pendingValues(tx, input.productId, input.amount, input.date, pricing)),
+          ...(await pendingValues(tx, { productId, variantId }, input.amount, input.date, pricing)),
         })
         .returning(lineColumns);
       return created!;
@@ -77,13 +83,9 @@ export async function addToList(
       .select(lineColumns)
       .from(orders)
       .where(
-        and(
-          eq(orders.userId, userId),
-          eq(orders.productId, input.productId),
-          eq(orders.status, input.status),
-        ),
+        and(eq(orders.userId, userId), eq(orders.variantId, variantId), eq(orders.status, input.status)),
       );
-    // A wishlist is a set of products: adding one twice keeps one line of one.
+    // A wishlist is a set of variants: adding one twice keeps one line of one.
     const amount = input.status === "inWishList" ? 1 : (line?.amount ?? 0) + input.amount;
     if (input.status === "inCart" && amount > product.stock) throw tooMany(product.stock);
     if (line) {
@@ -96,7 +98,7 @@ export async function addToList(
     }
     const [created] = await tx
       .insert(orders)
-      .values({ userId, productId: input.productId, status: input.status, amount })
+      .values({ userId, productId, variantId, status: input.status, amount })
       .returning(lineColumns);
     return created!;
   });
@@ -105,7 +107,7 @@ export async function addToList(
 /** A line becoming a purchase: pending, with its price snapshot and the purchase dates. */
 async function pendingValues(
   tx: Db,
-  productId: number,
+  sold: SoldVariant,
   amount: number,
   localDate: string | undefined,
   pricing: PricingContext,
@@ -113,7 +115,7 @@ async function pendingValues(
   const now = new Date();
   return {
     // What will be charged is read in the transaction, sales included: never through a process's cache.
-    ...(await priceSnapshot(tx, productId, amount, { ...pricing, reference: undefined })),
+    ...(await priceSnapshot(tx, sold, amount, { ...pricing, reference: undefined })),
     status: "pending" as const,
     localPurchaseDate: localDate ?? null,
     serverPurchaseDate: now,
@@ -143,12 +145,12 @@ export async function updateOrder(
   change: OrderUpdate,
   pricing: PricingContext,
 ): Promise<OrderUpdateReply> {
-  const { productId, status } = await ownLine(db, userId, id);
+  const { productId, variantId, status } = await ownLine(db, userId, id);
   // Taken back from checkout: its own transaction, which starts with the checkout's holds.
   if ("status" in change && change.status === "inCart" && status === "pending")
     return backToCart(db, userId, id);
   return db.transaction(async (tx) => {
-    const product = await lockProduct(tx, productId);
+    const product = await lockVariant(tx, variantId);
     const line = await ownLine(tx, userId, id, true);
     const stock = product?.stock ?? 0;
 
@@ -181,7 +183,7 @@ export async function updateOrder(
       const [cartLine] = await tx
         .select(lineColumns)
         .from(orders)
-        .where(and(eq(orders.userId, userId), eq(orders.productId, productId), eq(orders.status, "inCart")))
+        .where(and(eq(orders.userId, userId), eq(orders.variantId, variantId), eq(orders.status, "inCart")))
         .for("update");
       await tx.delete(orders).where(eq(orders.id, line.id));
       if (cartLine) {
@@ -195,7 +197,7 @@ export async function updateOrder(
       }
       const [created] = await tx
         .insert(orders)
-        .values({ userId, productId, status: "inCart", amount: 1 })
+        .values({ userId, productId, variantId, status: "inCart", amount: 1 })
         .returning(lineColumns);
       return { msg: "Order moved to the cart", removed: false, order: created! };
     }
@@ -207,30 +209,39 @@ export async function updateOrder(
     if (amount > stock) throw tooMany(stock);
     const [pending] = await tx
       .update(orders)
-      .set({ amount, ...(await pendingValues(tx, productId, amount, change.date, pricing)) })
+      .set({ amount, ...(await pendingValues(tx, { productId, variantId }, amount, change.date, pricing)) })
       .where(eq(orders.id, line.id))
       .returning(lineColumns);
     return { msg: "Order pending", removed: false, order: pending! };
   });
 }
 
+/** The product and the variant of it a line sells. */
+export interface SoldVariant {
+  productId: number;
+  variantId: number;
+}
+
 /** What a line costs today, as a pending line keeps it. */
-export async function priceSnapshot(db: Db, productId: number, amount: number, pricing: PricingContext) {
+export async function priceSnapshot(db: Db, sold: SoldVariant, amount: number, pricing: PricingContext) {
   const {
     products: [product],
     globalSales,
-  } = await productsByIds(db, [productId], pricing.reference);
+  } = await productsByIds(db, [sold.productId], pricing.reference);
   if (!product) throw new NotFound("Product Not Found");
-  return snapshotOf(product, globalSales, amount, pricing.weekday);
+  return snapshotOf(product, sold.variantId, globalSales, amount, pricing.weekday);
 }
 
+/** A line's prices today: its variant's price, and the sales running today unless the variant is left out of them. */
 export function snapshotOf(
-  product: { price: number; shippingCost: number; sales: OrderedProduct["sales"] },
+  product: Pick<OrderedProduct, "price" | "shippingCost" | "sales" | "variants">,
+  variantId: number,
   globalSales: SaleTerms[],
   amount: number,
   weekday: Weekday,
 ) {
-  const price = priceToday(product, globalSales, weekday);
+  const terms = sellingTerms(product, variantId);
+  const price = priceToday(terms, globalSales, terms.saleEligible ? weekday : undefined);
   return {
     unitPriceCents: price.unitCents,
     lineTotalCents: linePriceCents(price, amount),
@@ -300,6 +311,10 @@ export async function withProducts(
   if (lines.length === 0) return [];
   const productIds = [...new Set(lines.map((line) => line.productId))];
   const { products: found, globalSales } = await productsByIds(db, productIds, pricing.reference);
+  const variants = await lineVariants(
+    db,
+    lines.map((line) => line.variantId),
+  );
   return found.map((product) => ({
     ...product,
     orders: lines
@@ -314,9 +329,11 @@ export async function withProducts(
                 salePercentage: line.salePercentage,
                 discountedUnits: line.discountedUnits ?? 0,
               }
-            : snapshotOf(product, globalSales, line.amount, pricing.weekday);
+            : snapshotOf(product, line.variantId, globalSales, line.amount, pricing.weekday);
         return {
           id: line.id,
+          variantId: line.variantId,
+          variant: variants.get(line.variantId)!,
           amount: line.amount,
           status: line.status,
           bulkOrderId: line.bulkOrderId,

@@ -4,12 +4,14 @@ import { checkoutItems, checkoutTotals, providerItems, type PendingLine } from "
 import { toDollars } from "@voltio/domain/money";
 import { checkoutIdOf, orderNumber } from "@voltio/domain/order-status";
 import type { OrderSummary, PayBody } from "@voltio/domain/payments";
+import type { ProductOption, VariantOptions } from "@voltio/domain/variants";
 import type { Db } from "../../db/client";
 import {
   bulkOrders,
   checkouts,
   directions,
   orders,
+  productVariants,
   products,
   users,
   type ShippingAddress,
@@ -17,7 +19,8 @@ import {
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import type { PaymentProvider } from "../../integrations/payments/provider";
 import type { StoreWord } from "../../integrations/payments/sandbox-page";
-import { holdStock, releaseHolds, unitsPerProduct } from "../inventory/stock";
+import { holdStock, releaseHolds, unitsPerVariant } from "../inventory/stock";
+import { variantTitle, variantTitleColumns } from "../inventory/variants";
 import { assertMove } from "./moves";
 
 /**
@@ -94,7 +97,7 @@ export const startDied: SQL = and(
 
 /** A line's price snapshot, taken when it became pending: what the checkout charges for it. */
 export const snapshotColumns = {
-  title: products.title,
+  ...variantTitleColumns,
   amount: orders.amount,
   unitPriceCents: orders.unitPriceCents,
   lineTotalCents: orders.lineTotalCents,
@@ -106,6 +109,8 @@ export const snapshotColumns = {
 /** A pending line's snapshot columns as the checkout rules read them. */
 export const pendingLine = (row: {
   title: string;
+  productOptions: ProductOption[];
+  variantOptions: VariantOptions;
   amount: number;
   unitPriceCents: number | null;
   lineTotalCents: number | null;
@@ -113,7 +118,7 @@ export const pendingLine = (row: {
   salePercentage: number | null;
   discountedUnits: number | null;
 }): PendingLine => ({
-  title: row.title,
+  title: variantTitle(row),
   amount: row.amount,
   unitPriceCents: row.unitPriceCents ?? 0,
   lineTotalCents: row.lineTotalCents ?? 0,
@@ -132,10 +137,12 @@ async function pendingOf(db: Db, userId: number) {
       id: orders.id,
       bulkOrderId: orders.bulkOrderId,
       productId: orders.productId,
+      variantId: orders.variantId,
       ...snapshotColumns,
     })
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))
+    .innerJoin(productVariants, eq(productVariants.id, orders.variantId))
     .leftJoin(bulkOrders, eq(bulkOrders.id, orders.bulkOrderId))
     .where(
       and(
@@ -152,6 +159,7 @@ async function pendingOf(db: Db, userId: number) {
     id: line.id,
     bulkOrderId: line.bulkOrderId,
     productId: line.productId,
+    variantId: line.variantId,
     ...pendingLine(line),
   }));
 }
@@ -395,7 +403,7 @@ async function openCheckout(tx: Db, deps: CheckoutDeps, userId: number, charge: 
     })
     .returning({ id: checkouts.id });
   // Refused with 409 "Only N left" before any payment: the whole transaction, old checkout included, rolls back.
-  await holdStock(tx, created!.id, unitsPerProduct(lines), expiresAt);
+  await holdStock(tx, created!.id, unitsPerVariant(lines), expiresAt);
   const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return {
     kind: "create",
@@ -518,6 +526,7 @@ export async function checkoutSummary(db: Db, checkoutId: number): Promise<Order
     .select(snapshotColumns)
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))
+    .innerJoin(productVariants, eq(productVariants.id, orders.variantId))
     .where(coveredBy(checkout))
     .orderBy(asc(orders.id));
   const lines = rows.map(pendingLine);

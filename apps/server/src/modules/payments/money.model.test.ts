@@ -4,7 +4,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
-import { bulkOrders, checkouts, orders, payments, products, refunds, stockHolds } from "../../db/schema";
+import {
+  bulkOrders,
+  checkouts,
+  orders,
+  payments,
+  productVariants,
+  products,
+  refunds,
+  stockHolds,
+} from "../../db/schema";
 import type { ProviderCheckout } from "../../integrations/payments/provider";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "../../integrations/payments/sandbox-webhook";
 
@@ -14,9 +23,10 @@ import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from "../../integrations/p
  * see their hold expire or remove a line, buy several lines as one order, pay a chosen part of what is pending
  * or take a line back to the cart, die between saving a checkout and the provider's answer, or type a
  * card in an old tab while a newer Pay replaces its checkout, with the payments worker and admins
- * moving and refunding orders — 3 shoppers, 2 products with little stock. After every step, on the real app and
- * database:
- *   available ≥ 0; available + sold + held = initial (available: the shelf less the active holds);
+ * moving and refunding orders — 3 shoppers, a product sold in two variants and one sold one way, with little
+ * stock. After every step, on the real app and database:
+ *   per variant, available ≥ 0; available + sold + held = initial (available: the shelf less the active holds);
+ *   a product's stock is the sum of its variants';
  *   Σ approved − Σ refunded (queued or taken) = Σ purchases paid and not cancelled;
  *   every approved payment pays its checkout or is being refunded in full.
  */
@@ -34,8 +44,16 @@ interface Shopper {
   bulks: number[];
 }
 
+/** What a shopper can buy: a variant of a product. `named`: the buy names the variant (a SPEC client doesn't). */
+interface Sellable {
+  productId: number;
+  variantId: number;
+  named: boolean;
+}
+
 interface World {
-  productIds: number[];
+  sellables: Sellable[];
+  /** Units of each variant at the start. */
   initial: Map<number, number>;
   shoppers: Shopper[];
   webhooks: string[];
@@ -129,6 +147,9 @@ async function submitCard(world: World, shopper: Shopper, initPoint: string, app
   return reply;
 }
 
+const orderOf = ({ productId, variantId, named }: Sellable) =>
+  named ? { productId, variantId } : { productId };
+
 const commands = [
   fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 2 })).map(([who, product, amount]) =>
     step(`buy(${who},${product},${amount})`, async (world) => {
@@ -137,7 +158,7 @@ const commands = [
         method: "POST",
         url: "/api/order",
         headers: shopper.headers,
-        payload: { status: "pending", productId: pick(world.productIds, product), amount },
+        payload: { status: "pending", ...orderOf(pick(world.sellables, product)!), amount },
       });
       expect([201, 409], reply.body).toContain(reply.statusCode);
       if (reply.statusCode === 201) shopper.lines.push(reply.json<{ id: number }>().id);
@@ -150,7 +171,7 @@ const commands = [
         method: "POST",
         url: "/api/order",
         headers: shopper.headers,
-        payload: { status: "inCart", productId: pick(world.productIds, product), amount: 1 },
+        payload: { status: "inCart", ...orderOf(pick(world.sellables, product)!), amount: 1 },
       });
       expect([201, 409], added.body).toContain(added.statusCode);
       const cart = await t.app.inject({ url: "/api/order?status=inCart", headers: shopper.headers });
@@ -410,22 +431,33 @@ const userIds = (world: World) => Promise.all(world.shoppers.map((shopper) => us
 async function expectInvariants(world: World) {
   const db = t.database.db;
   const users = await userIds(world);
-  for (const productId of world.productIds) {
-    const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId));
+  for (const { variantId } of world.sellables) {
+    const [row] = await db
+      .select({ stock: productVariants.stock })
+      .from(productVariants)
+      .where(eq(productVariants.id, variantId));
     const [sold] = await db
       .select({ units: sql<number>`coalesce(sum(${orders.amount}), 0)::int` })
       .from(orders)
-      .where(and(eq(orders.productId, productId), inArray(orders.status, [...PAID])));
+      .where(and(eq(orders.variantId, variantId), inArray(orders.status, [...PAID])));
     const [held] = await db
       .select({ units: sql<number>`coalesce(sum(${stockHolds.units}), 0)::int` })
       .from(stockHolds)
-      .where(and(eq(stockHolds.productId, productId), sql`${stockHolds.expiresAt} > now()`));
+      .where(and(eq(stockHolds.variantId, variantId), sql`${stockHolds.expiresAt} > now()`));
     // The shelf (`stock`) still holds the held units: what others can take is the shelf less them.
     const available = row!.stock - Number(held!.units);
-    expect(available, `product ${productId}: held beyond the shelf`).toBeGreaterThanOrEqual(0);
-    expect(available + Number(sold!.units) + Number(held!.units), `product ${productId}`).toBe(
-      world.initial.get(productId),
+    expect(available, `variant ${variantId}: held beyond the shelf`).toBeGreaterThanOrEqual(0);
+    expect(available + Number(sold!.units) + Number(held!.units), `variant ${variantId}`).toBe(
+      world.initial.get(variantId),
     );
+  }
+  for (const productId of new Set(world.sellables.map((sellable) => sellable.productId))) {
+    const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId));
+    const [live] = await db
+      .select({ stock: sql<number>`coalesce(sum(${productVariants.stock}), 0)::int` })
+      .from(productVariants)
+      .where(and(eq(productVariants.productId, productId), isNull(productVariants.retiredAt)));
+    expect(row!.stock, `product ${productId}: the sum of its variants`).toBe(Number(live!.stock));
   }
   const approved = await db
     .select({
@@ -491,15 +523,25 @@ describe("money that adds up, whatever shoppers, providers and admins do in betw
     let killed = 0;
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: "max" }), async (steps) => {
-        const productIds = [
-          await store.newProduct({ stock: 2 }),
-          await store.newProduct({ stock: 1, priceCents: 2500 }),
+        const colours = await store.newProductWithVariants(
+          [{ name: "Colour", values: ["Black", "White"] }],
+          [
+            { options: { Colour: "Black" }, priceCents: 1000, stock: 2 },
+            { options: { Colour: "White" }, priceCents: 1300, stock: 1 },
+          ],
+        );
+        const single = await store.newProduct({ stock: 1, priceCents: 2500 });
+        const sellables: Sellable[] = [
+          { productId: colours.productId, variantId: colours.variantIds[0]!, named: true },
+          { productId: colours.productId, variantId: colours.variantIds[1]!, named: true },
+          { productId: single, variantId: await store.variantOf(single), named: false },
         ];
         const world: World = {
-          productIds,
+          sellables,
           initial: new Map([
-            [productIds[0]!, 2],
-            [productIds[1]!, 1],
+            [sellables[0]!.variantId, 2],
+            [sellables[1]!.variantId, 1],
+            [sellables[2]!.variantId, 1],
           ]),
           shoppers: await Promise.all(
             Array.from({ length: 3 }, async () => ({

@@ -354,7 +354,12 @@ describe("stock held while paying", () => {
     expect(shown.json<{ stock: number }>().stock).toBe(1);
     const refused = await pay(b);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ error: "Only 1 left", productId, stock: 1 });
+    expect(refused.json()).toEqual({
+      error: "Only 1 left",
+      productId,
+      variantId: await store.variantOf(productId),
+      stock: 1,
+    });
     expect(await t.database.db.select().from(payments).where(eq(payments.checkoutId, -1))).toHaveLength(0);
     // Adding to a cart is capped by what isn't held.
     const c = await store.newShopper();

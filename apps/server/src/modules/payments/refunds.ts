@@ -9,7 +9,7 @@ import type { PaymentProvider } from "../../integrations/payments/provider";
 import { queueMail } from "../../integrations/mail/outbox";
 import type { Caller } from "../identity/caller";
 import { recordChange } from "../audit/service";
-import { giveBackStock, lockStock, unitsPerProduct } from "../inventory/stock";
+import { giveBackStock, lockVariants, unitsPerVariant } from "../inventory/stock";
 import { buyerEmail } from "../users/erasure";
 import { automaticRefundReason, refundMail } from "./order-mail";
 
@@ -264,13 +264,13 @@ export async function refundPayment(db: Db, actor: Caller, paymentId: number, bo
           .where(inArray(bulkOrders.id, checkout!.bulkOrderIds))
           .for("update");
       const lines = await tx
-        .select({ id: orders.id, productId: orders.productId, amount: orders.amount, status: orders.status })
+        .select({ id: orders.id, variantId: orders.variantId, amount: orders.amount, status: orders.status })
         .from(orders)
         .where(eq(orders.checkoutId, checkout!.id))
         .for("update");
       const unshipped = lines.filter((line) => (NOT_SHIPPED as readonly string[]).includes(line.status));
-      const units = unitsPerProduct(unshipped);
-      await lockStock(tx, units.keys());
+      const units = unitsPerVariant(unshipped);
+      await lockVariants(tx, units.keys());
       await giveBackStock(tx, units);
       const cancelled = {
         status: "cancelled" as const,

@@ -5,11 +5,12 @@ import { dateStringIn } from "@voltio/domain/weekday";
 import type { FeedbackReply, PaymentOutcome } from "@voltio/domain/payments";
 import type { Db } from "../../db/client";
 import { checkoutTotals } from "@voltio/domain/checkout";
-import { bulkOrders, checkouts, orders, paymentEvents, payments, products } from "../../db/schema";
+import { bulkOrders, checkouts, orders, paymentEvents, payments } from "../../db/schema";
 import { NotFound } from "../../errors";
 import type { PaymentProvider, ProviderPayment } from "../../integrations/payments/provider";
 import { queueMail } from "../../integrations/mail/outbox";
-import { lockStock, releaseHolds, sellable, takeStock, unitsPerProduct } from "../inventory/stock";
+import { lockVariants, releaseHolds, sellable, takeStock, unitsPerVariant } from "../inventory/stock";
+import { lineVariants } from "../inventory/variants";
 import { buyerEmail } from "../users/erasure";
 import { coveredBy, lockCheckout, startDied } from "./checkout";
 import { assertMove } from "./moves";
@@ -105,8 +106,8 @@ export async function settlePayment(
     const changed = ordersChanged(checkout, lines);
     if (changed) return refundUndeliverable(settling, changed);
     // The checkout's own holds are its to take; past their expiry, whatever other shoppers left.
-    const units = unitsPerProduct(lines);
-    const stocks = await lockStock(tx, units.keys(), checkout.id);
+    const units = unitsPerVariant(lines);
+    const stocks = await lockVariants(tx, units.keys(), checkout.id);
     if ([...units].some(([id, amount]) => sellable(stocks.get(id)) < amount)) return stockGone(settling);
     return finishOrders(settling, lines, units, options.storeTimeZone);
   });
@@ -267,6 +268,7 @@ async function lockCoveredLines({ tx, checkout }: Settling) {
       status: orders.status,
       flag: orders.flag,
       productId: orders.productId,
+      variantId: orders.variantId,
       amount: orders.amount,
       lineTotalCents: orders.lineTotalCents,
       shippingCostCents: orders.shippingCostCents,
@@ -377,11 +379,7 @@ async function mailConfirmation(
   lines: CoveredLine[],
   units: Map<number, number>,
 ) {
-  const titles = await tx
-    .select({ id: products.id, title: products.title })
-    .from(products)
-    .where(inArray(products.id, [...units.keys()]));
-  const titleOf = new Map(titles.map((title) => [title.id, title.title]));
+  const names = await lineVariants(tx, [...units.keys()]);
   const email = await buyerEmail(tx, checkout.userId);
   return email
     ? (await queueMail(
@@ -390,7 +388,7 @@ async function mailConfirmation(
           checkout,
           email,
           payment.id,
-          lines.map((line) => ({ ...line, title: titleOf.get(line.productId) ?? "" })),
+          lines.map((line) => ({ ...line, title: names.get(line.variantId)?.name ?? "" })),
         ),
       )) !== undefined
     : false;

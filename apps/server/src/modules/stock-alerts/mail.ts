@@ -8,6 +8,8 @@ export interface RestockedAlert {
   /** The request's id: its dedupe key, so one request can never queue a second message. */
   id: number;
   productId: number;
+  variantId: number;
+  /** What came back: the product's title, with its variant's options if it has any. */
   title: string;
   firstName: string;
   email: string;
@@ -17,7 +19,7 @@ export interface RestockedAlert {
 const TITLE_IN_SUBJECT_MAX = 200;
 
 export function backInStockMail(alert: RestockedAlert, storeUrl: string): MailMessage {
-  const link = `${storeUrl}/product/${alert.productId}`;
+  const link = `${storeUrl}/product/${alert.productId}?variant=${alert.variantId}`;
   const title =
     alert.title.length > TITLE_IN_SUBJECT_MAX
       ? `${alert.title.slice(0, TITLE_IN_SUBJECT_MAX - 1)}…`

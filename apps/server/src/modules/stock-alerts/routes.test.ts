@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IN_STOCK } from "@voltio/domain/stock-alerts";
-import { mailOutbox, products, stockAlerts, stockHolds } from "../../db/schema";
+import { mailOutbox, productVariants, products, stockAlerts, stockHolds } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers, type Shop } from "../../../test/shop";
 import { notifyRestocked } from "./service";
@@ -232,5 +232,43 @@ describe("the restock", () => {
     const [after] = await t.database.db.select().from(stockAlerts).where(eq(stockAlerts.id, alert!.id));
     expect(after?.notifiedAt ?? "cascaded").not.toBeNull();
     expect((await mailsOf([alert!.id]))[0]).toEqual([]);
+  });
+});
+
+describe("a request for one variant of a product sold in several (issue 41)", () => {
+  it("waits for the sold-out variant a shopper asked for, and links to it", async () => {
+    const me = await s.newShopper();
+    const colours = await s.newProductWithVariants(
+      [{ name: "Colour", values: ["Black", "White"] }],
+      [
+        { options: { Colour: "Black" }, priceCents: 4999, stock: 2 },
+        { options: { Colour: "White" }, priceCents: 5499, stock: 1 },
+      ],
+    );
+    const [{ title }] = (await t.database.db
+      .select({ title: products.title })
+      .from(products)
+      .where(eq(products.id, colours.productId))) as [{ title: string }];
+    const [, white] = colours.variantIds as [number, number];
+    const url = `/api/product/${colours.productId}/stock-alert?variantId=${white}`;
+    const inStock = await t.app.inject({
+      method: "PUT",
+      url: `/api/product/${colours.productId}/stock-alert`,
+      headers: me,
+    });
+    // Without a variant the request is for the default, Black, which can be bought.
+    expect(inStock.statusCode).toBe(409);
+    await t.database.db.update(productVariants).set({ stock: 0 }).where(eq(productVariants.id, white));
+    const asked = await t.app.inject({ method: "PUT", url, headers: me });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect((await t.app.inject({ url, headers: me })).json()).toEqual({ requested: true });
+    await t.database.db.update(productVariants).set({ stock: 4 }).where(eq(productVariants.id, white));
+    expect(await notifyRestocked(t.database.db, t.config.publicUrl)).toBeGreaterThan(0);
+    const mails = await t.database.db.select().from(mailOutbox);
+    const told = mails.find(
+      (mail) => mail.dedupeKey?.startsWith("stock-alert:") && mail.textBody.includes(title),
+    );
+    expect(told?.textBody).toContain(`${title} — White is back in stock`);
+    expect(told?.textBody).toContain(`/product/${colours.productId}?variant=${white}`);
   });
 });

@@ -37,6 +37,8 @@ const shopper: User = {
 
 const pendingLine = (id: number, amount: number): ProductOrder => ({
   id,
+  variantId: id,
+  variant: { id, sku: `P${id}`, options: {}, name: `Product ${id}` },
   amount,
   status: "pending",
   bulkOrderId: null,
@@ -49,8 +51,14 @@ const pendingLine = (id: number, amount: number): ProductOrder => ({
   discountedUnits: 0,
 });
 
+/** A product sold one way: its lines' variant is named by its title. */
 const product = (id: number, title: string, orders: ProductOrder[]) =>
-  ({ id, title, images: [], orders }) as unknown as OrderedProduct;
+  ({
+    id,
+    title,
+    images: [],
+    orders: orders.map((order) => ({ ...order, variant: { ...order.variant, name: title } })),
+  }) as unknown as OrderedProduct;
 
 /** The server's pending lines and every request the page made, method and path. */
 let pending: OrderedProduct[];

@@ -25,7 +25,7 @@ export function PendingLines({ lines, onRemove, onAdd, onBackToCart, busy }: Pen
           <Thumbnail src={line.product.images[0]?.url} width={64} height={64} lazy className="h-16 w-16" />
           <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
             <Link to={`/product/${line.product.id}`} className={`line-clamp-2 text-ink ${textLinkClass}`}>
-              {line.product.title}
+              {line.pending.title}
             </Link>
             <LineCharges line={line.pending} />
             <div className="flex flex-wrap gap-x-3 gap-y-1">
@@ -34,7 +34,7 @@ export function PendingLines({ lines, onRemove, onAdd, onBackToCart, busy }: Pen
                   type="button"
                   onClick={() => onAdd(line)}
                   disabled={busy}
-                  aria-label={t("money.addToPurchaseNamed", { title: line.product.title })}
+                  aria-label={t("money.addToPurchaseNamed", { title: line.pending.title })}
                   className={`self-start text-sm font-semibold text-accent-strong disabled:opacity-60 ${textLinkClass}`}
                 >
                   {t("money.addToPurchase")}
@@ -44,7 +44,7 @@ export function PendingLines({ lines, onRemove, onAdd, onBackToCart, busy }: Pen
                 type="button"
                 onClick={() => onBackToCart(line)}
                 disabled={busy}
-                aria-label={t("money.backToCartNamed", { title: line.product.title })}
+                aria-label={t("money.backToCartNamed", { title: line.pending.title })}
                 className={`self-start text-sm font-semibold text-accent-strong disabled:opacity-60 ${textLinkClass}`}
               >
                 {t("money.backToCart")}
@@ -56,7 +56,7 @@ export function PendingLines({ lines, onRemove, onAdd, onBackToCart, busy }: Pen
           </span>
           {onRemove && (
             <IconButton
-              label={t("checkout.remove", { title: line.product.title })}
+              label={t("checkout.remove", { title: line.pending.title })}
               icon={<X size={18} aria-hidden />}
               size="sm"
               onClick={() => onRemove(line)}

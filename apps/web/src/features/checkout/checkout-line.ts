@@ -16,7 +16,8 @@ export const lineOf = (product: OrderedProduct, order: ProductOrder, bulk = fals
   order,
   bulk,
   pending: {
-    title: product.title,
+    // What the line sells: "Logitech M720 — Black" (the product's title alone when sold one way).
+    title: order.variant?.name ?? product.title,
     amount: order.amount,
     unitPriceCents: toCents(order.unitPrice),
     lineTotalCents: toCents(order.lineTotal),
