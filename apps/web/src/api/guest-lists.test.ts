@@ -4,6 +4,7 @@ import {
   changeGuestAmount,
   completeGuestDescriptions,
   isInGuestList,
+  moveGuestLineToCart,
   readGuestList,
   removeFromGuestList,
   toggleInGuestList,
@@ -30,6 +31,41 @@ describe("guest cart and wishlist in localStorage (docs/product-rules.md §13, �
       }),
     ]);
     expect(localStorage.getItem("inWishList")).toBeNull();
+  });
+
+  it("keeps each chosen variant on a line of its own, named, priced and counted as the variant", () => {
+    const black = { id: 31, name: "Product 3 — Black", price: 30, stock: 2, images: [] };
+    const white = { id: 32, name: "Product 3 — White", price: 35, stock: 1, images: [] };
+    addToGuestList("inWishList", product(3), 1, black);
+    addToGuestList("inWishList", product(3), 1, white);
+    addToGuestList("inWishList", product(3), 1, white);
+    expect(readGuestList("inWishList")).toEqual([
+      expect.objectContaining({
+        productId: 3,
+        variantId: 31,
+        title: "Product 3 — Black",
+        price: 30,
+        stock: 2,
+      }),
+      expect.objectContaining({
+        productId: 3,
+        variantId: 32,
+        title: "Product 3 — White",
+        price: 35,
+        stock: 1,
+      }),
+    ]);
+    expect(isInGuestList("inWishList", 3, 32)).toBe(true);
+    expect(isInGuestList("inWishList", 3)).toBe(false);
+
+    moveGuestLineToCart(3, 32);
+    addToGuestList("inWishList", product(3), 1, white);
+    // White has one unit: a second move leaves the cart line at one.
+    moveGuestLineToCart(3, 32);
+    expect(readGuestList("inCart")).toEqual([expect.objectContaining({ variantId: 32, amount: 1 })]);
+    expect(readGuestList("inWishList")).toEqual([expect.objectContaining({ variantId: 31 })]);
+    changeGuestAmount("inCart", 3, -1, 32);
+    expect(readGuestList("inCart")).toEqual([]);
   });
 
   it("toggles: the second press removes the product", () => {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import type { Product } from "@voltio/domain/catalog";
+import type { Product, Variant } from "@voltio/domain/catalog";
 
 /**
  * A guest's cart and wishlist (docs/product-rules.md §13, §8): lists of product snapshots kept in localStorage under
@@ -9,9 +9,11 @@ import type { Product } from "@voltio/domain/catalog";
 export type GuestListName = "inCart" | "inWishList";
 
 export interface GuestLine {
-  /** Guests have no order ids: a line is known by its product id. */
+  /** Guests have no order ids: a line is known by its product id, and its variant's when one was chosen. */
   id: number;
   productId: number;
+  /** The variant chosen on the product page (issue 41); none: the product's default, as the server picks it. */
+  variantId?: number;
   status: GuestListName;
   amount: number;
   title: string;
@@ -69,37 +71,58 @@ function writeGuestList(name: GuestListName, lines: GuestLine[]) {
   listeners.forEach((listener) => listener());
 }
 
-function snapshotOf(product: ProductSnapshot, status: GuestListName, amount: number): GuestLine {
+/** A variant as a guest line keeps it: its name ("Logitech M720 — Black"), price, stock and pictures. */
+export type ChosenVariant = Pick<Variant, "id" | "price" | "stock" | "images"> & { name: string };
+
+function snapshotOf(
+  product: ProductSnapshot,
+  status: GuestListName,
+  amount: number,
+  variant?: ChosenVariant,
+): GuestLine {
   return {
     id: product.id,
     productId: product.id,
+    ...(variant ? { variantId: variant.id } : {}),
     status,
     amount,
-    title: product.title,
-    price: product.price,
+    title: variant?.name ?? product.title,
+    price: variant?.price ?? product.price,
     shippingCost: product.shippingCost,
-    stock: product.stock,
+    stock: variant?.stock ?? product.stock,
     description: product.description,
-    images: product.images,
+    images: variant && variant.images.length > 0 ? variant.images : product.images,
     sales: product.sales,
   };
 }
 
-export function isInGuestList(name: GuestListName, productId: number): boolean {
-  return readGuestList(name).some((line) => line.productId === productId);
+/** The line of this product and variant (none: the line added without choosing one). */
+const isLineOf = (line: GuestLine, productId: number, variantId: number | undefined) =>
+  line.productId === productId && line.variantId === variantId;
+
+export function isInGuestList(name: GuestListName, productId: number, variantId?: number): boolean {
+  return readGuestList(name).some((line) => isLineOf(line, productId, variantId));
 }
 
-/** Adding sets the status with amount 1 (docs/product-rules.md §8); a product already in the list stays as it is. */
-export function addToGuestList(name: GuestListName, product: ProductSnapshot, amount = 1) {
+/**
+ * Adding sets the status with amount 1 (docs/product-rules.md §8); a product (or variant) already in the list
+ * stays as it is.
+ */
+export function addToGuestList(
+  name: GuestListName,
+  product: ProductSnapshot,
+  amount = 1,
+  variant?: ChosenVariant,
+) {
   const lines = readGuestList(name);
-  if (lines.some((line) => line.productId === product.id)) return;
-  writeGuestList(name, [...lines, snapshotOf(product, name, amount)]);
+  if (lines.some((line) => isLineOf(line, product.id, variant?.id))) return;
+  writeGuestList(name, [...lines, snapshotOf(product, name, amount, variant)]);
 }
 
-export function removeFromGuestList(name: GuestListName, productId: number) {
+export function removeFromGuestList(name: GuestListName, productId: number, variantId?: number) {
   writeGuestList(
     name,
-    readGuestList(name).filter((line) => line.productId !== productId),
+    readGuestList(name).filter((line) => !isLineOf(line, productId, variantId)),
   );
 }
 
@@ -114,14 +137,28 @@ export function toggleInGuestList(name: GuestListName, product: ProductSnapshot)
 }
 
 /** docs/product-rules.md §8: adds a delta to the amount; when the result would fall below 1 the line is dropped. */
-export function changeGuestAmount(name: GuestListName, productId: number, delta: number) {
+export function changeGuestAmount(name: GuestListName, productId: number, delta: number, variantId?: number) {
   const lines = readGuestList(name);
   const next: GuestLine[] = [];
   for (const line of lines) {
-    if (line.productId !== productId) next.push(line);
+    if (!isLineOf(line, productId, variantId)) next.push(line);
     else if (Math.abs(line.amount + delta) >= 1) next.push({ ...line, amount: line.amount + delta });
   }
   writeGuestList(name, next);
+}
+
+/**
+ * A wishlist line into the cart, as on the server: one more unit of a cart line already there (while the
+ * stock allows), or a cart line of one; the wishlist line goes.
+ */
+export function moveGuestLineToCart(productId: number, variantId?: number) {
+  const wished = readGuestList("inWishList").find((line) => isLineOf(line, productId, variantId));
+  if (!wished) return;
+  const inCart = readGuestList("inCart").find((line) => isLineOf(line, productId, variantId));
+  if (!inCart)
+    writeGuestList("inCart", [...readGuestList("inCart"), { ...wished, status: "inCart", amount: 1 }]);
+  else if (inCart.amount < wished.stock) changeGuestAmount("inCart", productId, 1, variantId);
+  removeFromGuestList("inWishList", productId, variantId);
 }
 
 /** Lines whose description is on its way, by list and product: the header and the page ask for the same. */

@@ -18,6 +18,8 @@ import { useSession } from "./session";
  */
 export interface ListLine {
   productId: number;
+  /** The variant the line sells; a guest's line added without choosing one has none (the server's default). */
+  variantId?: number;
   /** The server's order id; a guest's line has none (it is known by its product). */
   orderId: number | null;
   title: string;
@@ -64,6 +66,7 @@ export function serverListLine(
   const variant = product.variants?.find((candidate) => candidate.id === line.variantId);
   return {
     productId: product.id,
+    variantId: line.variantId,
     orderId: line.id,
     title: line.variant?.name ?? product.title,
     description: product.description,
@@ -84,6 +87,7 @@ export function serverListLine(
 export function guestListLine(line: GuestLine, price: PriceToday | null): ListLine {
   return {
     productId: line.productId,
+    variantId: line.variantId,
     orderId: null,
     title: line.title,
     description: line.description,

@@ -22,6 +22,19 @@ describe("which guest lines a login sends (docs/product-rules.md §8 Login)", ()
     });
   });
 
+  it("names the variant a guest chose, each variant a line of its own", () => {
+    const black = { ...line(1, 2), variantId: 11 };
+    const white = { ...line(1, 1), variantId: 12 };
+    expect(mergePlan([black, white, { ...black, amount: 1 }, line(1)], [white, white])).toEqual({
+      inCart: [
+        { productId: 1, variantId: 11, amount: 3 },
+        { productId: 1, variantId: 12, amount: 1 },
+        { productId: 1, amount: 1 },
+      ],
+      inWishList: [{ productId: 1, variantId: 12 }],
+    });
+  });
+
   it("sends a product listed twice once, with its amounts together, and keeps amounts within 1–1000", () => {
     expect(mergePlan([line(1, 2), line(1, 3), line(2, -4), line(4, 5000)], [line(3), line(3)])).toEqual({
       inCart: [

@@ -13,21 +13,33 @@ import { refreshOrders } from "./orders";
  * so the server applies it once even when its first reply was lost on the way.
  */
 export interface MergeInput {
-  inCart: { productId: number; amount: number }[];
-  inWishList: { productId: number }[];
+  inCart: { productId: number; variantId?: number; amount: number }[];
+  inWishList: { productId: number; variantId?: number }[];
 }
 
 const clampAmount = (amount: number) =>
   Math.min(ORDER_AMOUNT_MAX, Math.max(1, Math.round(Number.isFinite(amount) ? amount : 1)));
 
-/** What to send: a product listed twice in the cart sends its amounts together; the wishlist is a set. */
+/** Product and variant (when one was chosen), as the merge names a line. */
+const lineKey = ({ productId, variantId }: GuestLine) =>
+  variantId === undefined ? { productId } : { productId, variantId };
+
+/**
+ * What to send: a product (or variant) listed twice in the cart sends its amounts together; the wishlist is
+ * a set.
+ */
 export function mergePlan(cart: readonly GuestLine[], wishlist: readonly GuestLine[]): MergeInput {
-  const cartAmounts = new Map<number, number>();
-  for (const line of cart)
-    cartAmounts.set(line.productId, (cartAmounts.get(line.productId) ?? 0) + line.amount);
+  const cartAmounts = new Map<string, { productId: number; variantId?: number; amount: number }>();
+  for (const line of cart) {
+    const key = `${line.productId}:${line.variantId ?? ""}`;
+    cartAmounts.set(key, { ...lineKey(line), amount: (cartAmounts.get(key)?.amount ?? 0) + line.amount });
+  }
+  const wished = new Map(
+    wishlist.map((line) => [`${line.productId}:${line.variantId ?? ""}`, lineKey(line)]),
+  );
   return {
-    inCart: [...cartAmounts].map(([productId, amount]) => ({ productId, amount: clampAmount(amount) })),
-    inWishList: [...new Set(wishlist.map((line) => line.productId))].map((productId) => ({ productId })),
+    inCart: [...cartAmounts.values()].map((line) => ({ ...line, amount: clampAmount(line.amount) })),
+    inWishList: [...wished.values()],
   };
 }
 
@@ -96,8 +108,8 @@ async function mergeOnce() {
     failure = error ?? new Error("failed");
   }
   if (mergeOutcome(failure) === "keep") return;
-  for (const line of cart) removeFromGuestList("inCart", line.productId);
-  for (const line of wishlist) removeFromGuestList("inWishList", line.productId);
+  for (const line of cart) removeFromGuestList("inCart", line.productId, line.variantId);
+  for (const line of wishlist) removeFromGuestList("inWishList", line.productId, line.variantId);
   localStorage.removeItem(PENDING_MERGE);
 }
 

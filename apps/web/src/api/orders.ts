@@ -43,8 +43,13 @@ export async function fetchOrders(statuses: readonly OrderStatus[], signal?: Abo
   }
 }
 
-export const addOrder = (body: { status: ListStatus; productId: number; amount?: number }) =>
-  apiFetch<OrderLine>("/order", { method: "POST", body: JSON.stringify({ amount: 1, ...body }) });
+/** `variantId`: the variant chosen (issue 41); without it the server adds the product's default variant. */
+export const addOrder = (body: {
+  status: ListStatus;
+  productId: number;
+  variantId?: number;
+  amount?: number;
+}) => apiFetch<OrderLine>("/order", { method: "POST", body: JSON.stringify({ amount: 1, ...body }) });
 
 export const changeOrderAmount = (id: number, amount: 1 | -1) =>
   apiFetch<OrderUpdateReply>(`/order/${id}`, { method: "PUT", body: JSON.stringify({ amount }) });
@@ -59,10 +64,10 @@ export const removeOrder = (id: number) => apiFetch<{ msg: string }>(`/order/${i
  * checkout cutting a line down to what is left). The server reads the price from the catalogue and
  * snapshots it.
  */
-export const addPendingOrder = (productId: number, date: string, amount = 1) =>
+export const addPendingOrder = (productId: number, date: string, amount = 1, variantId?: number) =>
   apiFetch<OrderLine>("/order", {
     method: "POST",
-    body: JSON.stringify({ status: "pending", productId, amount, date }),
+    body: JSON.stringify({ status: "pending", productId, variantId, amount, date }),
   });
 
 /** Buy All: one cart line becomes pending; several become one bulk order (docs/product-rules.md §8 Buy flow). */
@@ -80,7 +85,9 @@ export async function buyCartLines(orderIds: readonly number[], date: string): P
  * becomes the purchase and leaves the wishlist), or the cart's lines (Buy All).
  */
 export type BuyTarget =
-  { productId: number } | { wishlistOrderId: number } | { cartOrderIds: readonly number[] };
+  | { productId: number; variantId?: number; amount?: number }
+  | { wishlistOrderId: number }
+  | { cartOrderIds: readonly number[] };
 
 /**
  * The purchase's line(s) become pending, dated by the shopper's own clock and zone (what the purchase history
@@ -93,7 +100,8 @@ export function usePlaceOrder(screen: ScreenCallbacks<number | null, BuyTarget> 
     ...screen,
     mutationFn: async (target: BuyTarget) => {
       const date = new Date().toString();
-      if ("productId" in target) return (await addPendingOrder(target.productId, date)).id;
+      if ("productId" in target)
+        return (await addPendingOrder(target.productId, date, target.amount, target.variantId)).id;
       if ("wishlistOrderId" in target)
         return (await moveOrder(target.wishlistOrderId, "pending", date)).order?.id ?? target.wishlistOrderId;
       await buyCartLines(target.cartOrderIds, date);

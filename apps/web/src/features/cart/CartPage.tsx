@@ -55,7 +55,7 @@ export function CartPage() {
         showToast(t("cart.onlyLeft", { count: line.stock }), "error");
         return;
       }
-      changeGuestAmount("inCart", line.productId, delta);
+      changeGuestAmount("inCart", line.productId, delta, line.variantId);
       return;
     }
     const total = totalAtAmount(line, line.amount + delta);
@@ -67,7 +67,7 @@ export function CartPage() {
 
   const onRemove = (line: ListLine) => {
     if (line.orderId === null) {
-      removeFromGuestList("inCart", line.productId);
+      removeFromGuestList("inCart", line.productId, line.variantId);
       showToast(t("cart.deleted"));
       return;
     }

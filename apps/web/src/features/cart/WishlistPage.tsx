@@ -2,7 +2,7 @@ import { Link, Navigate } from "react-router";
 import { ShoppingCart, Truck, X, Zap } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
-import { addToGuestList, changeGuestAmount, readGuestList, removeFromGuestList } from "@/api/guest-lists";
+import { moveGuestLineToCart, removeFromGuestList } from "@/api/guest-lists";
 import { useListLines, type ListLine } from "@/api/list-lines";
 import { useMoveToCart, useRemoveListLine } from "@/api/orders";
 import { useSession } from "@/api/session";
@@ -37,7 +37,7 @@ export function WishlistPage() {
 
   const onRemove = (line: ListLine) => {
     if (line.orderId === null) {
-      removeFromGuestList("inWishList", line.productId);
+      removeFromGuestList("inWishList", line.productId, line.variantId);
       showToast(t("wishlist.deleted"));
       return;
     }
@@ -47,11 +47,7 @@ export function WishlistPage() {
   // docs/product-rules.md §8: moving from the wishlist to the cart adds one unit to the cart; the wishlist line goes.
   const onAddToCart = (line: ListLine) => {
     if (line.orderId === null) {
-      // As on the server: into an existing cart line as one more unit, while the stock allows.
-      const cartLine = readGuestList("inCart").find((entry) => entry.productId === line.productId);
-      if (!cartLine) addToGuestList("inCart", line.snapshot);
-      else if (cartLine.amount < line.stock) changeGuestAmount("inCart", line.productId, 1);
-      removeFromGuestList("inWishList", line.productId);
+      moveGuestLineToCart(line.productId, line.variantId);
       showToast(t("toasts.addedToCart"));
       return;
     }

@@ -101,6 +101,7 @@ export function PaymentSummary({
     setError(null);
     repair.mutate({
       productId: found.productId,
+      variantId: found.variantId,
       removeIds: single.map((line) => line.order.id),
       cutTo: action === "cut" ? room : null,
       name: title ?? t("checkout.someProduct"),

@@ -64,6 +64,7 @@ export function useBackToCart(screen: ScreenCallbacks<void, readonly number[]> =
 /** A purchase cut down to what other shoppers' checkouts left of a product (shortage.ts: shortageFix). */
 export interface ShortageRepair {
   productId: number;
+  variantId?: number;
   /** The product's lines bought alone: they go. */
   removeIds: readonly number[];
   /** With room left, one pending line of this many units replaces them. */
@@ -78,9 +79,10 @@ export function useRepairShortage<V extends ShortageRepair>(screen: ScreenCallba
   const client = useQueryClient();
   return useMutation({
     ...screen,
-    mutationFn: async ({ productId, removeIds, cutTo }: V) => {
+    mutationFn: async ({ productId, variantId, removeIds, cutTo }: V) => {
       for (const id of removeIds) await removeOrder(id);
-      return cutTo === null ? null : (await addPendingOrder(productId, new Date().toString(), cutTo)).id;
+      if (cutTo === null) return null;
+      return (await addPendingOrder(productId, new Date().toString(), cutTo, variantId)).id;
     },
     onSettled: async (...args) => {
       await refreshOrders(client);

@@ -36,6 +36,29 @@ describe("a shortage at Pay", () => {
     });
   });
 
+  it("cuts only the short variant's lines, named as the variant", () => {
+    const variantLine = (id: number, variantId: number, amount: number) => ({
+      product: { id: 5, title: "Mouse" },
+      order: { id, amount, variantId },
+      pending: { title: variantId === 51 ? "Mouse — Black" : "Mouse — White" },
+      bulk: false,
+    });
+    const lines = [variantLine(1, 51, 3), variantLine(2, 52, 2)];
+    expect(
+      shortageOf(new ApiError(409, { error: "Only 1 left", productId: 5, variantId: 52, stock: 1 })),
+    ).toEqual({
+      productId: 5,
+      variantId: 52,
+      stock: 1,
+    });
+    expect(shortageFix(lines, { productId: 5, variantId: 52, stock: 1 })).toMatchObject({
+      title: "Mouse — White",
+      action: "cut",
+      room: 1,
+      single: [lines[1]],
+    });
+  });
+
   it("removes them when nothing is left for them, and offers nothing for bulk-order lines alone", () => {
     expect(shortageFix([line(1, 5, 2), line(3, 5, 2, true)], { productId: 5, stock: 1 }).action).toBe(
       "remove",
