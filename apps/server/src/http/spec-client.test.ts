@@ -309,6 +309,76 @@ describe("orders as SPEC's client reads them", () => {
   });
 });
 
+describe("products with options, to SPEC's client (issue 41)", () => {
+  /** SPEC's product fields, as its client reads them: a product with options keeps every one of them. */
+  const SPEC_FIELDS = [
+    "id",
+    "title",
+    "name",
+    "price",
+    "shippingCost",
+    "stock",
+    "description",
+    "images",
+    "categories",
+  ];
+
+  it("keeps SPEC's fields of a product sold one way, and of one sold in variants, adding only new ones", async () => {
+    const single = await product(await store.newProduct({ priceCents: 1999, stock: 4 }));
+    const { productId } = await store.newProductWithVariants(
+      [{ name: "Colour", values: ["Black", "White"] }],
+      [
+        { options: { Colour: "Black" }, priceCents: 2999, stock: 1 },
+        { options: { Colour: "White" }, priceCents: 2499, stock: 2 },
+      ],
+    );
+    const colours = await product(productId);
+    for (const shown of [single, colours])
+      expect(Object.keys(shown)).toEqual(expect.arrayContaining(SPEC_FIELDS));
+    expect(single).toMatchObject({
+      price: 19.99,
+      stock: 4,
+      options: [],
+      variants: [{ options: {}, price: 19.99 }],
+    });
+    // Listed at its lowest price, with every unit of every variant.
+    expect(colours).toMatchObject({ price: 24.99, stock: 3 });
+  });
+
+  it("puts a product id added to the cart on its default variant, and lists it as SPEC's lines", async () => {
+    const me = await store.newShopper();
+    const { productId, variantIds } = await store.newProductWithVariants(
+      [{ name: "Memory", values: ["16 GB", "32 GB"] }],
+      [
+        { options: { Memory: "16 GB" }, priceCents: 99900, stock: 0 },
+        { options: { Memory: "32 GB" }, priceCents: 119900, stock: 3 },
+      ],
+    );
+    const added = await t.app.inject({
+      method: "POST",
+      url: "/api/order",
+      headers: me,
+      payload: { status: "inCart", productId, amount: 1 },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    // The first variant with stock: 16 GB is sold out.
+    expect(added.json()).toMatchObject({
+      id: expect.any(Number),
+      status: "inCart",
+      amount: 1,
+      productId,
+      variantId: variantIds[1],
+    });
+    const cart = await t.app.inject({ url: "/api/order?status=inCart", headers: me });
+    expect(cart.json()).toEqual([
+      expect.objectContaining({
+        id: productId,
+        orders: [expect.objectContaining({ amount: 1, unitPrice: 1199 })],
+      }),
+    ]);
+  });
+});
+
 describe("paying as SPEC's client does", () => {
   /** SPEC's pay call: the items it shows, a last pseudo item for the shipping, and the page's address. */
   const specPay = (headers: Headers) =>
