@@ -33,7 +33,7 @@ const requiredText = (message: string, max: number) =>
     .regex(PRINTABLE, "must not contain control characters");
 
 /** A money amount as typed: "31.50" or 31.5, required, not negative, at most 2 decimals. */
-const moneyInput = (required: string) =>
+export const moneyInput = (required: string) =>
   numberInput(
     z
       .number({ error: required })
@@ -87,6 +87,21 @@ const orObjectOf = <Value extends z.ZodType>(key: string, value: Value) =>
     z.object({ [key]: value }).transform((object) => (object as Record<string, z.output<Value>>)[key]!),
   ]);
 
+/**
+ * Specifications as GET /products/:id gave them (`[{key, label, value, unit}]`: a client sends back what it
+ * read) become the `{key: value}` the form sends; anything else is left for the schema to refuse.
+ */
+const specsAsRecord = (value: unknown) =>
+  Array.isArray(value) &&
+  value.every(
+    (spec) =>
+      typeof spec === "object" && spec !== null && typeof (spec as { key?: unknown }).key === "string",
+  )
+    ? Object.fromEntries(
+        value.map((spec: { key: string; value?: unknown }) => [spec.key, spec.value ?? null]),
+      )
+    : value;
+
 /** POST /products and PUT /products/:id (admin): categories are names, found or created. */
 export const productInputSchema = z.object({
   title: requiredText(PRODUCT_MESSAGES.title, 300),
@@ -128,6 +143,21 @@ export const productInputSchema = z.object({
     })
     .min(1, PRODUCT_MESSAGES.categories)
     .max(20, "must list at most 20 categories"),
+  /** Issue 41: absent keeps the product's brand; null takes it away. */
+  brandId: idSchema.nullable().optional(),
+  /**
+   * Issue 41: values of the product's categories' attributes by key, checked against each attribute's type
+   * (`specs.<key>`); null removes one. Absent keeps the product's specifications.
+   */
+  specs: z
+    .preprocess(
+      specsAsRecord,
+      z.record(
+        z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "must be an attribute key"),
+        z.union([z.string().max(200), z.number(), z.null()], { error: "must be a number, a text or null" }),
+      ),
+    )
+    .optional(),
 });
 export type ProductInput = z.infer<typeof productInputSchema>;
 

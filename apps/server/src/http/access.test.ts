@@ -7,7 +7,10 @@ import { createTestApp, type TestContext } from "../../test/app";
 import { SoftAuthenticator } from "../../test/webauthn-authenticator";
 import { startPendingLogin } from "../modules/auth/second-factor/pending-login";
 import {
+  attributes,
+  brands,
   bulkOrders,
+  categories,
   checkouts,
   comments,
   emailChanges,
@@ -15,6 +18,7 @@ import {
   passkeys,
   passwordResetTokens,
   payments,
+  productVariants,
   products,
   sales,
 } from "../db/schema";
@@ -289,7 +293,103 @@ function upload(): InjectOptions {
   };
 }
 
+/** A fresh brand, and a fresh attribute of a fresh category, for the admin routes that change or delete one. */
+async function matrixBrandId(): Promise<number> {
+  const [brand] = await t.database.db
+    .insert(brands)
+    .values({ name: `Matrix brand ${++serial}`, slug: `matrix-brand-${serial}` })
+    .returning({ id: brands.id });
+  return brand!.id;
+}
+async function matrixCategoryId(): Promise<number> {
+  const [category] = await t.database.db
+    .insert(categories)
+    .values({ name: `Matrix category ${++serial}` })
+    .returning({ id: categories.id });
+  return category!.id;
+}
+async function matrixAttributeId(): Promise<number> {
+  const [attribute] = await t.database.db
+    .insert(attributes)
+    .values({ categoryId: await matrixCategoryId(), key: "ram_gb", label: "RAM", type: "number" })
+    .returning({ id: attributes.id });
+  return attribute!.id;
+}
+/** A product in two variants, for the variant grid and retiring one. */
+async function matrixVariantIds(): Promise<{ productId: number; variantId: number }> {
+  const productId = await matrixProductId();
+  const [variant] = await t.database.db
+    .insert(productVariants)
+    .values({
+      productId,
+      sku: `MATRIX-${++serial}`,
+      options: { Colour: "White" },
+      priceCents: 100,
+      stock: 1,
+      position: 1,
+    })
+    .returning({ id: productVariants.id });
+  return { productId, variantId: variant!.id };
+}
+
 const MATRIX: Record<string, Row> = {
+  "GET /api/brands": { expect: everyone(200), request: () => ({ url: "/api/brands" }) },
+  "GET /api/attributes": { expect: everyone(200), request: () => ({ url: "/api/attributes" }) },
+  "POST /api/brands": {
+    expect: adminOnly(201),
+    request: () => ({
+      method: "POST",
+      url: "/api/brands",
+      payload: { name: `Matrix new brand ${++serial}` },
+    }),
+  },
+  "PUT /api/brands/:id": {
+    expect: adminOnly(200),
+    request: async () => ({
+      method: "PUT",
+      url: `/api/brands/${await matrixBrandId()}`,
+      payload: { name: `Matrix renamed ${++serial}` },
+    }),
+  },
+  "DELETE /api/brands/:id": {
+    expect: adminOnly(200),
+    request: async () => ({ method: "DELETE", url: `/api/brands/${await matrixBrandId()}` }),
+  },
+  "POST /api/attributes": {
+    expect: adminOnly(201),
+    request: async () => ({
+      method: "POST",
+      url: "/api/attributes",
+      payload: { categoryId: await matrixCategoryId(), key: "dpi", label: "DPI", type: "number" },
+    }),
+  },
+  "PUT /api/attributes/:id": {
+    expect: adminOnly(200),
+    request: async () => ({
+      method: "PUT",
+      url: `/api/attributes/${await matrixAttributeId()}`,
+      payload: { categoryId: await matrixCategoryId(), key: "ram_gb", label: "Memory", type: "number" },
+    }),
+  },
+  "DELETE /api/attributes/:id": {
+    expect: adminOnly(200),
+    request: async () => ({ method: "DELETE", url: `/api/attributes/${await matrixAttributeId()}` }),
+  },
+  "PUT /api/products/:id/variants": {
+    expect: adminOnly(200),
+    request: async () => ({
+      method: "PUT",
+      url: `/api/products/${await matrixProductId()}/variants`,
+      payload: { options: [], variants: [{ sku: `MATRIX-GRID-${++serial}`, price: 5, stock: 2 }] },
+    }),
+  },
+  "DELETE /api/products/:id/variants/:variantId": {
+    expect: adminOnly(200),
+    request: async () => {
+      const { productId, variantId } = await matrixVariantIds();
+      return { method: "DELETE", url: `/api/products/${productId}/variants/${variantId}` };
+    },
+  },
   "GET /api/products": { expect: everyone(200), request: () => ({ url: "/api/products" }) },
   "GET /api/products/:id": { expect: everyone(200), request: () => ({ url: "/api/products/1" }) },
   "GET /api/categories": { expect: everyone(200), request: () => ({ url: "/api/categories" }) },

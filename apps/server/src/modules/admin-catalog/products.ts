@@ -5,6 +5,7 @@ import type { Db } from "../../db/client";
 import { categories, productCategories, productImages, products } from "../../db/schema";
 import { Conflict, NotFound } from "../../errors";
 import { lockStock } from "../inventory/stock";
+import { writeBrandAndSpecs } from "./specs";
 import type { Caller } from "../identity/caller";
 import { categoryIllustrationUrl, kindForCategory } from "../illustrations/svg";
 import { recordChange } from "../audit/service";
@@ -55,7 +56,10 @@ const productColumns = (input: ProductInput) => ({
 /** The product's pictures (the placeholder when none was given) and categories, replacing any it had. */
 async function writeRelations(tx: Db, productId: number, input: ProductInput): Promise<ProductRecord> {
   const images = input.images.length > 0 ? input.images : [DEFAULT_PRODUCT_IMAGE];
-  await tx.delete(productImages).where(eq(productImages.productId, productId));
+  // The product's own pictures: its variants' stay theirs (PUT /products/:id/variants).
+  await tx
+    .delete(productImages)
+    .where(and(eq(productImages.productId, productId), isNull(productImages.variantId)));
   await tx.insert(productImages).values(
     images.map((url, position) => ({
       productId,
@@ -67,6 +71,12 @@ async function writeRelations(tx: Db, productId: number, input: ProductInput): P
   await tx.delete(productCategories).where(eq(productCategories.productId, productId));
   const chosen = await findOrCreateCategories(tx, input.categories);
   await tx.insert(productCategories).values(chosen.map(({ id }) => ({ productId, categoryId: id })));
+  await writeBrandAndSpecs(
+    tx,
+    productId,
+    input,
+    chosen.map(({ id }) => id),
+  );
   return { ...input, images, categories: chosen.map(({ name }) => name) };
 }
 
@@ -123,11 +133,18 @@ export async function updateProduct(db: Db, actor: Caller, id: number, input: Pr
     // The form shows what is for sale (the shelf less checkouts' holds): the edit moves the shelf by the
     // change the admin made to it, so a sale or a hold between loading and saving is never undone.
     const { stock: forSale, onShelf } = (await lockStock(tx, [id])).get(id)!;
-    if (input.stockBefore !== undefined && input.stockBefore !== forSale)
+    const [{ options }] = (await tx
+      .select({ options: products.options })
+      .from(products)
+      .where(eq(products.id, id))) as [{ options: unknown[] }];
+    // A product sold in variants takes its price and stock from them (PUT /products/:id/variants).
+    const soldInVariants = options.length > 0;
+    if (!soldInVariants && input.stockBefore !== undefined && input.stockBefore !== forSale)
       throw new Conflict(`The stock changed while you edited it: ${forSale} now`, { stock: forSale });
+    const { priceCents, ...columns } = productColumns(input);
     await tx
       .update(products)
-      .set({ ...productColumns(input), stock: onShelf + input.stock - forSale })
+      .set(soldInVariants ? columns : { ...columns, priceCents, stock: onShelf + input.stock - forSale })
       .where(eq(products.id, id));
     const after = await writeRelations(tx, id, input);
     await recordChange(tx, actor, "product.update", id, { before, after });

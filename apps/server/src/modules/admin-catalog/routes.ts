@@ -6,6 +6,7 @@ import {
   saleUpdateSchema,
 } from "@voltio/domain/admin";
 import { productSchema, saleSchema } from "@voltio/domain/catalog";
+import { variantParamsSchema, variantsInputSchema } from "@voltio/domain/catalog-structure";
 import { idParamSchema, messageReplySchema } from "@voltio/domain/http";
 import type { Db } from "../../db/client";
 import { NotFound } from "../../errors";
@@ -16,6 +17,7 @@ import { getSale, type CatalogReference } from "../catalog/reference";
 import { getProduct } from "../catalog/service";
 import { PRODUCT_NOT_FOUND, createProduct, deleteProduct, updateProduct } from "./products";
 import { SALE_NOT_FOUND, createSale, deleteSale, updateSale } from "./sales";
+import { replaceVariants, retireVariant } from "./variants";
 
 export interface AdminCatalogRoutesDeps {
   db: Db;
@@ -106,6 +108,45 @@ export function adminCatalogRoutes({
         await deleteProduct(db, signedIn(request), request.params.id);
         catalogWritten();
         return { msg: "Product deleted" };
+      },
+    );
+
+    app.put(
+      "/products/:id/variants",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary:
+            "Replace a product's options and live variants (issue 41): variants not listed are retired, never deleted",
+          security: BEARER,
+          params: idParamSchema,
+          body: variantsInputSchema,
+          response: { 200: productSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => {
+        await replaceVariants(db, signedIn(request), request.params.id, request.body);
+        await afterStockWrite?.();
+        return changedProduct(request.params.id);
+      },
+    );
+
+    app.delete(
+      "/products/:id/variants/:variantId",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Retire one variant of a product (409 for its last live one)",
+          security: BEARER,
+          params: variantParamsSchema,
+          response: { 200: productSchema, ...SIGNED_IN_ERRORS },
+        },
+      },
+      async (request) => {
+        await retireVariant(db, signedIn(request), request.params.id, request.params.variantId);
+        return changedProduct(request.params.id);
       },
     );
 
