@@ -26,6 +26,7 @@ import {
   type ShippingAddress,
 } from "../schema";
 import { hashPassword } from "../../modules/auth/password";
+import { seedCatalogStructure } from "./catalog-structure";
 import {
   categoryIllustrationUrl,
   illustrationUrl,
@@ -129,6 +130,12 @@ export async function seedDemoStore(db: Db): Promise<boolean> {
     });
     await tx.insert(productImages).values(images);
     await tx.insert(productCategories).values(links);
+    await seedCatalogStructure(
+      tx as unknown as Db,
+      productRows.map((row) => row.id),
+      catalog.products.map((p) => p.categories),
+      categoryId,
+    );
 
     for (const s of catalog.sales) {
       const day = normalizeSaleDay(s.day);
