@@ -27,25 +27,65 @@ const money = numberInput(
 );
 const searchSchema = lineSchema(SEARCH_MAX_LENGTH);
 
-export const productListQuerySchema = z
-  .object({
-    search: searchSchema.optional(),
-    categoryId: idSchema.optional(),
-    offset: integerInput(1, 1_000_000).default(1),
-    limit: integerInput(1, PRODUCTS_MAX_LIMIT).default(PRODUCTS_DEFAULT_LIMIT),
-    minPrice: money.optional(),
-    maxPrice: money.optional(),
-    freeShipping: queryBooleanSchema.optional(),
-    order: z
-      .enum(["ASC", "DESC", "RATING"], { error: "must be ASC, DESC (by price) or RATING (best rated first)" })
-      .optional(),
-    includeOutOfStock: queryBooleanSchema.optional(),
-  })
+/** A query parameter given once or repeated (`brand=a&brand=b`): always a list. */
+const repeatable = <T extends z.ZodType<string>>(item: T) =>
+  z
+    .union([item, z.array(item).max(20, "must be repeated at most 20 times")])
+    .transform((value) => (Array.isArray(value) ? value : [value]));
+
+const productListQueryObject = z.object({
+  search: searchSchema.optional(),
+  categoryId: idSchema.optional(),
+  offset: integerInput(1, 1_000_000).default(1),
+  limit: integerInput(1, PRODUCTS_MAX_LIMIT).default(PRODUCTS_DEFAULT_LIMIT),
+  minPrice: money.optional(),
+  maxPrice: money.optional(),
+  freeShipping: queryBooleanSchema.optional(),
+  order: z
+    .enum(["ASC", "DESC", "RATING"], { error: "must be ASC, DESC (by price) or RATING (best rated first)" })
+    .optional(),
+  includeOutOfStock: queryBooleanSchema.optional(),
+  // Facet filters (issue 41, docs/product-rules.md §2.11); `spec.<key>`, `spec.<key>.min`, `.max` below.
+  brand: repeatable(lineSchema(60)).optional().describe("A brand's slug; repeated: any of them"),
+  minRating: integerInput(1, 5).optional().describe("Rated at least this on average"),
+  inStock: queryBooleanSchema.optional().describe("true: only what can be bought now"),
+  maxStock: integerInput(0).optional().describe("At most this many units (the back office's low stock)"),
+  facets: queryBooleanSchema
+    .optional()
+    .describe("true: the reply adds the counts per value of each facet, each under every other filter"),
+});
+
+export const productListQuerySchema = productListQueryObject
+  // Any other parameter is taken and dropped (listingQueryOf), but `spec.` ones, read by the facets.
+  .catchall(
+    z
+      .union([z.string(), z.array(z.string())])
+      .describe("`spec.<key>=<value>` (repeated: any of them) and `spec.<key>.min` / `.max` for numbers"),
+  )
   .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
     path: ["maxPrice"],
     message: "maxPrice must be greater than or equal to minPrice",
   });
-export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+/**
+ * The listing's query as the server reads it: the named parameters, and the `spec.` ones gathered by their
+ * parameter name (`{"spec.ram_gb.min": ["16"], "spec.connection": ["Wireless", "Bluetooth"]}`).
+ */
+export type ProductListQuery = z.infer<typeof productListQueryObject> & { spec?: Record<string, string[]> };
+
+/**
+ * The listing's query out of a parsed one: its named parameters and its `spec.` ones; any other parameter
+ * of the catch-all is dropped, as unknown parameters always were.
+ */
+export function listingQueryOf(parsed: Record<string, unknown>): ProductListQuery {
+  const named = Object.fromEntries(
+    Object.entries(parsed).filter(([key]) => key in productListQueryObject.shape),
+  ) as ProductListQuery;
+  const spec = Object.entries(parsed)
+    .filter(([key]) => key.startsWith("spec."))
+    .map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)] as const)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return spec.length ? { ...named, spec: Object.fromEntries(spec) } : named;
+}
 
 export const saleTermsSchema = z.object({
   id: z.number().int(),
@@ -98,6 +138,20 @@ export const productSchema = z.object({
 });
 export type Product = z.infer<typeof productSchema>;
 
+/** One value of a facet and how many products the other filters leave with it. */
+export const facetValueSchema = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+export type FacetValue = z.infer<typeof facetValueSchema>;
+/** A filterable attribute, as the filter panel draws it (numbers: a range within min..max). */
+export const facetAttributeSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(["number", "text", "enum"]),
+  unit: z.string(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+});
+export type FacetAttribute = z.infer<typeof facetAttributeSchema>;
+
 export const productListSchema = z.object({
   products: z.array(productSchema),
   pages: z.number().int().describe("Same as totalPages, kept for clients written against the SPEC"),
@@ -105,6 +159,11 @@ export const productListSchema = z.object({
   page: z.number().int(),
   total: z.number().int(),
   globalSales: z.array(saleTermsSchema),
+  facets: z
+    .record(z.string(), z.array(facetValueSchema))
+    .optional()
+    .describe("With facets=true: brand, rating, availability and each filterable attribute's key"),
+  facetAttributes: z.array(facetAttributeSchema).optional(),
 });
 export type ProductList = z.infer<typeof productListSchema>;
 

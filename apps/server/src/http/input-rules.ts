@@ -4,7 +4,8 @@ import { InvalidInput } from "../errors";
 /**
  * Rules for every request, API and page alike, before any route sees it:
  * - a query key given twice (`?search=a&search=b`) is ambiguous: which one did the client mean? Refused, so
- *   no route has to expect an array where it declared one value;
+ *   no route has to expect an array where it declared one value — but for the listing's facet filters,
+ *   which are lists by nature (`brand=dell&brand=hp`, `spec.connection=…`: any of them);
  * - a NUL byte can't be stored in PostgreSQL text and means nothing in a URL or a form: refused anywhere, in
  *   the query, the path parameters and the body, with the field it was found in.
  */
@@ -13,9 +14,11 @@ export function refuseAmbiguousInput(app: FastifyInstance): void {
   app.addHook("onRequest", (request, _reply, done) => {
     try {
       for (const [key, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-        if (Array.isArray(value)) throw new InvalidInput(key, "must be given once");
         checkText(key, key);
-        if (typeof value === "string") checkText(key, value);
+        if (Array.isArray(value)) {
+          if (!repeatable(key)) throw new InvalidInput(key, "must be given once");
+          for (const item of value) if (typeof item === "string") checkText(key, item);
+        } else if (typeof value === "string") checkText(key, value);
       }
       for (const [key, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
         if (typeof value === "string") checkText(key, value);
@@ -34,6 +37,9 @@ export function refuseAmbiguousInput(app: FastifyInstance): void {
     done();
   });
 }
+
+/** The query keys that may be given more than once: the listing's facet filters (docs/product-rules.md §2.11). */
+const repeatable = (key: string) => key === "brand" || key.startsWith("spec.");
 
 function checkText(field: string, text: string) {
   if (text.includes("\u0000")) throw new InvalidInput(field, "must not contain NUL bytes");

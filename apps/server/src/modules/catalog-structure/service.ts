@@ -20,8 +20,9 @@ const brandColumns = {
   name: brands.name,
   slug: brands.slug,
   logo: sql<string | null>`nullif(${brands.logo}, '')`,
-  productCount: sql<number>`(select count(*)::int from ${products} p
-    where p.brand_id = ${brands.id} and p.deleted_at is null)`.mapWith(Number),
+  // Written out: inside a subquery drizzle would leave "id" unqualified, which the subquery's own table takes.
+  productCount: sql<number>`(select count(*)::int from products p
+    where p.brand_id = brands.id and p.deleted_at is null)`.mapWith(Number),
 };
 
 export async function listBrands(db: Db): Promise<Brand[]> {

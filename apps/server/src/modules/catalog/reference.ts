@@ -4,6 +4,7 @@ import type { SaleTerms } from "@voltio/domain/discount";
 import type { Db } from "../../db/client";
 import { likeLiteral } from "../../db/like";
 import {
+  attributes,
   categories,
   networks,
   productCategories,
@@ -19,8 +20,21 @@ import type { TtlCache } from "./ttl-cache";
  * rarely: each process keeps a snapshot (dropped when any process changes them: db/changes.ts), so a product
  * page needs one query, not five.
  */
+/** An attribute as filters and facets read it (issue 41). */
+export interface ReferenceAttribute {
+  id: number;
+  categoryId: number;
+  key: string;
+  label: string;
+  type: "number" | "text" | "enum";
+  unit: string;
+  filterable: boolean;
+}
+
 export interface CatalogReference {
   categoryNames: Map<number, string>;
+  /** Every category's attributes, in their categories' and positions' order. */
+  attributes: ReferenceAttribute[];
   salesByProduct: Map<number, SaleTerms[]>;
   salesByCategory: Map<number, SaleTerms[]>;
   /** Sales tied to no product and no category apply to the whole store. */
@@ -40,6 +54,18 @@ const saleTermsColumns = {
  */
 async function loadReference(db: Db): Promise<CatalogReference> {
   const categoryRows = await db.select({ id: categories.id, name: categories.name }).from(categories);
+  const attributeRows = await db
+    .select({
+      id: attributes.id,
+      categoryId: attributes.categoryId,
+      key: attributes.key,
+      label: attributes.label,
+      type: attributes.type,
+      unit: attributes.unit,
+      filterable: attributes.filterable,
+    })
+    .from(attributes)
+    .orderBy(asc(attributes.categoryId), asc(attributes.position), asc(attributes.id));
   const saleRows = await db.select(saleTermsColumns).from(sales).orderBy(asc(sales.id));
   const productLinks = await db
     .select({ saleId: saleProducts.saleId, productId: saleProducts.productId })
@@ -59,6 +85,7 @@ async function loadReference(db: Db): Promise<CatalogReference> {
   const linked = new Set([...productLinks, ...categoryLinks].map((link) => link.saleId));
   return {
     categoryNames: new Map(categoryRows.map((category) => [category.id, category.name])),
+    attributes: attributeRows,
     salesByProduct: group(productLinks.map((link) => ({ saleId: link.saleId, key: link.productId }))),
     salesByCategory: group(categoryLinks.map((link) => ({ saleId: link.saleId, key: link.categoryId }))),
     globalSales: saleRows.filter((sale) => !linked.has(sale.id)),

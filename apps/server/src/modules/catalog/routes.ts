@@ -5,6 +5,7 @@ import {
   categoryQuerySchema,
   categorySchema,
   networksSchema,
+  listingQueryOf,
   productListQuerySchema,
   productListSchema,
   productSchema,
@@ -77,7 +78,7 @@ export function catalogRoutes({
         // Out-of-stock products are for admins only; anyone else asking gets the public listing.
         const includeOutOfStock =
           request.query.includeOutOfStock === true && (await identify(request))?.rol === "admin";
-        const query = { ...request.query, includeOutOfStock };
+        const query = { ...listingQueryOf(request.query), includeOutOfStock };
         return cached(reply, replyKey("products", includeOutOfStock ? "admin" : "public", query), () =>
           listProducts(db, query, {
             includeOutOfStock,

@@ -10,6 +10,7 @@ import { searchTerms } from "./search/words";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./ttl-cache";
+import { SEARCH_FACET_MATCHES, facetedListing, facetedPage } from "./facets";
 import { catalogReference, type CatalogReference } from "./reference";
 
 const PRODUCT_COLUMNS = `p.id, p.title, p.name, p.price_cents as "priceCents",
@@ -176,6 +177,7 @@ export async function listProducts(
   options: { includeOutOfStock: boolean } & CatalogCaches,
 ): Promise<ProductList> {
   if (query.search !== undefined) return searchProducts(db, query, options);
+  if (facetedListing(query)) return facetedProducts(db, query, options);
   const statement = listingStatement(query, options.includeOutOfStock);
   const values = listingValues(query);
   const run = rawQuery(db);
@@ -201,6 +203,23 @@ export async function listProducts(
     catalogReference(db, options.reference),
   ]);
   return listReply(query, rows, total, reference);
+}
+
+/** A listing with facet filters or counts (facets.ts): `searchIds`, a search's best matches in order. */
+async function facetedProducts(
+  db: Db,
+  query: ProductListQuery,
+  options: { includeOutOfStock: boolean } & CatalogCaches,
+  searchIds?: number[],
+): Promise<ProductList> {
+  const run = rawQuery(db);
+  const reference = await catalogReference(db, options.reference);
+  const { ids, total, facets, facetAttributes } = await facetedPage(run, query, reference, {
+    includeOutOfStock: options.includeOutOfStock,
+    searchIds,
+  });
+  const reply = listReply(query, await rowsInOrder(run, ids), total, reference);
+  return facets ? { ...reply, facets, facetAttributes } : reply;
 }
 
 function listReply(
@@ -313,6 +332,8 @@ async function searchProducts(
   // Awaited last: when the search fails first (the database went away), that is the request's error, and this
   // one must not become an unhandled rejection.
   reference.catch(() => {});
+  // With facets, the search's best matches are filtered and counted by the database.
+  const faceted = facetedListing(query);
   // A search with no letters or digits in it matches nothing.
   const { ids, total } =
     terms.length === 0
@@ -324,10 +345,11 @@ async function searchProducts(
           maxCents: query.maxPrice === undefined ? undefined : toCents(query.maxPrice),
           freeShipping: query.freeShipping,
           includeOutOfStock: options.includeOutOfStock,
-          order: query.order,
-          page: query.offset,
-          limit: query.limit,
+          order: faceted ? undefined : query.order,
+          page: faceted ? 1 : query.offset,
+          limit: faceted ? SEARCH_FACET_MATCHES : query.limit,
         });
+  if (faceted) return facetedProducts(db, query, options, ids);
   return listReply(query, await rowsInOrder(run, ids), total, await reference);
 }
 

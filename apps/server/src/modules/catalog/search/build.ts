@@ -1,6 +1,7 @@
 import type { RawQuery } from "../../../db/raw";
 import {
   FACTS_COLUMNS,
+  SEARCH_TEXT_COLUMNS,
   readCategories,
   readLinks,
   type CategoryRow,
@@ -79,8 +80,8 @@ export async function indexCatalogue(
   for (let after = 0; ;) {
     const batch = await run<ProductRow>(
       "search_index_products",
-      `select id, title, name, description, ${FACTS_COLUMNS}
-     from products where deleted_at is null and id > $1 order by id limit $2`,
+      `select id, ${SEARCH_TEXT_COLUMNS}, ${FACTS_COLUMNS}
+     from products p where deleted_at is null and id > $1 order by id limit $2`,
       [after, readBatch],
     );
     for (let i = 0; i < batch.length; i++) {

@@ -73,6 +73,20 @@ export interface ChangedRows {
   links?: LinkRow[];
 }
 
+/**
+ * The words a product is found by, for `products p`: its title; its brand with its name; and with its
+ * description its specifications' values (numbers also as "32gb", as shoppers type them) and its live
+ * variants' option values ("white wireless mouse", issue 41).
+ */
+export const SEARCH_TEXT_COLUMNS = `p.title,
+  concat_ws(' ', (select b.name from brands b where b.id = p.brand_id), p.name) as name,
+  concat_ws(' ', p.description,
+    (select string_agg(coalesce(s.text_value, concat_ws(' ', trim_scale(s.number_value::numeric)::text, a.unit,
+        trim_scale(s.number_value::numeric)::text || a.unit)), ' ')
+       from product_specs s join attributes a on a.id = s.attribute_id where s.product_id = p.id),
+    (select string_agg(o.value, ' ') from product_variants v, jsonb_each_text(v.options) o
+       where v.product_id = p.id and v.retired_at is null)) as description`;
+
 export const FACTS_COLUMNS = `price_cents as "priceCents", shipping_cost_cents as "shippingCostCents", stock,
   rating_sum as "ratingSum", rating_count as "ratingCount"`;
 export const readCategories = (run: RawQuery) =>
@@ -97,7 +111,7 @@ export async function readChanges(run: RawQuery, changes: IndexChanges): Promise
       ? []
       : run<ChangedProductRow>(
           "search_index_changed_products",
-          `select id, title, name, description, ${FACTS_COLUMNS},
+          `select id, ${SEARCH_TEXT_COLUMNS}, ${FACTS_COLUMNS},
              array(select category_id from product_categories c where c.product_id = p.id) as "categoryIds"
            from products p where id = any($1::int[]) and deleted_at is null`,
           [[...changes.products]],

@@ -1,0 +1,262 @@
+import type { FacetAttribute, FacetValue, ProductListQuery } from "@voltio/domain/catalog";
+import { toCents } from "@voltio/domain/money";
+import { formatSpec } from "@voltio/domain/specs";
+import type { RawQuery } from "../../db/raw";
+import { InvalidInput } from "../../errors";
+import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
+import type { CatalogReference, ReferenceAttribute } from "./reference";
+
+/**
+ * Facet filters and their counts (issue 41, docs/product-rules.md §2.11): brand, each filterable attribute
+ * (any of a key's values, a number's range), rating and availability, on top of the listing's own filters.
+ * Each facet's counts apply every other active filter (classic faceted search), so a shopper sees what
+ * choosing one more value would leave. One statement per facet, planned with its values.
+ */
+
+/** Any facet filter, or the counts, asked for: the listing takes this path instead of its prepared one. */
+export const facetedListing = (query: ProductListQuery) =>
+  (query.brand?.length ?? 0) > 0 ||
+  query.spec !== undefined ||
+  query.minRating !== undefined ||
+  query.inStock === true ||
+  query.maxStock !== undefined ||
+  query.facets === true;
+
+/** A search's matches the facets are counted among: the best ones, in the search's order. */
+export const SEARCH_FACET_MATCHES = 2000;
+
+interface SpecFilter {
+  key: string;
+  attributes: ReferenceAttribute[];
+  values: string[];
+  min?: number;
+  max?: number;
+}
+
+/** The `spec.` parameters read against the attributes: 400 naming the parameter for an unknown key or range. */
+function specFilters(query: ProductListQuery, reference: CatalogReference): SpecFilter[] {
+  const filters = new Map<string, SpecFilter>();
+  for (const [parameter, given] of Object.entries(query.spec ?? {})) {
+    const match = /^spec\.([a-z][a-z0-9_]{0,39})(?:\.(min|max))?$/.exec(parameter);
+    if (!match) throw new InvalidInput(parameter, "must be spec.<key>, spec.<key>.min or spec.<key>.max");
+    const [, key, bound] = match as unknown as [string, string, "min" | "max" | undefined];
+    const attributes = reference.attributes.filter((attribute) => attribute.key === key);
+    if (attributes.length === 0) throw new InvalidInput(`spec.${key}`, "is not an attribute of any category");
+    if (given.some((value) => value.length > 200))
+      throw new InvalidInput(parameter, "must be at most 200 characters");
+    const filter = filters.get(key) ?? { key, attributes, values: [] };
+    if (bound) {
+      const number = given.length === 1 && /^-?\d+(\.\d+)?$/.test(given[0]!) ? Number(given[0]) : NaN;
+      if (!Number.isFinite(number)) throw new InvalidInput(parameter, "must be one number");
+      filter[bound] = number;
+    } else filter.values.push(...given);
+    filters.set(key, filter);
+  }
+  for (const filter of filters.values())
+    if (filter.min !== undefined && filter.max !== undefined && filter.min > filter.max)
+      throw new InvalidInput(`spec.${filter.key}.max`, "must be at least the minimum");
+  return [...filters.values()];
+}
+
+/** SQL text with its values numbered $1, $2… in the order they were added. */
+class Statement {
+  readonly values: unknown[] = [];
+  value(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** A condition on `products p`, owned by a facet (left out of that facet's counts) or by none. */
+interface Condition {
+  facet?: string;
+  sql: (statement: Statement) => string;
+}
+
+function conditionsOf(
+  query: ProductListQuery,
+  specs: SpecFilter[],
+  { includeOutOfStock, ids }: { includeOutOfStock: boolean; ids?: number[] },
+): Condition[] {
+  const conditions: Condition[] = [{ sql: () => "p.deleted_at is null" }];
+  if (!includeOutOfStock) conditions.push({ sql: () => "p.stock > 0" });
+  if (query.freeShipping) conditions.push({ sql: () => "p.shipping_cost_cents = 0" });
+  if (ids) conditions.push({ sql: (s) => `p.id = any(${s.value(ids)}::int[])` });
+  if (query.categoryId !== undefined)
+    conditions.push({
+      sql: (s) =>
+        `exists (select 1 from product_categories pc where pc.product_id = p.id and pc.category_id = ${s.value(query.categoryId)})`,
+    });
+  if (query.minPrice !== undefined)
+    conditions.push({ sql: (s) => `p.price_cents >= ${s.value(toCents(query.minPrice!))}` });
+  if (query.maxPrice !== undefined)
+    conditions.push({ sql: (s) => `p.price_cents <= ${s.value(toCents(query.maxPrice!))}` });
+  if (query.maxStock !== undefined) conditions.push({ sql: (s) => `p.stock <= ${s.value(query.maxStock)}` });
+  if (query.brand?.length)
+    conditions.push({
+      facet: "brand",
+      sql: (s) =>
+        `p.brand_id in (select b.id from brands b where b.slug = any(${s.value(query.brand)}::text[]))`,
+    });
+  if (query.minRating !== undefined)
+    conditions.push({
+      facet: "rating",
+      sql: (s) => `p.rating_count > 0 and p.rating_sum >= ${s.value(query.minRating)} * p.rating_count`,
+    });
+  if (query.inStock) conditions.push({ facet: "availability", sql: () => `${AVAILABLE_STOCK_SQL} > 0` });
+  for (const filter of specs)
+    conditions.push({
+      facet: filter.key,
+      sql: (s) => {
+        const ofValue: string[] = [];
+        if (filter.values.length) {
+          const numbers = filter.values.map(Number).filter(Number.isFinite);
+          ofValue.push(
+            `(lower(s.text_value) = any(${s.value(filter.values.map((value) => value.toLowerCase()))}::text[])` +
+              ` or s.number_value = any(${s.value(numbers)}::float8[]))`,
+          );
+        }
+        if (filter.min !== undefined) ofValue.push(`s.number_value >= ${s.value(filter.min)}`);
+        if (filter.max !== undefined) ofValue.push(`s.number_value <= ${s.value(filter.max)}`);
+        return `exists (select 1 from product_specs s where s.product_id = p.id
+          and s.attribute_id = any(${s.value(filter.attributes.map((attribute) => attribute.id))}::int[])
+          and ${ofValue.join(" and ")})`;
+      },
+    });
+  return conditions;
+}
+
+/** The where clause of every condition but `except`'s facet's. */
+const whereOf = (conditions: Condition[], statement: Statement, except?: string) =>
+  conditions
+    .filter((condition) => except === undefined || condition.facet !== except)
+    .map((condition) => condition.sql(statement))
+    .join(" and ");
+
+const ORDERS = {
+  ASC: "p.price_cents asc, p.id asc",
+  DESC: "p.price_cents desc, p.id asc",
+  RATING: "p.rating_sum::float8 / greatest(p.rating_count, 1) desc, p.rating_count desc, p.id asc",
+  ID: "p.id asc",
+} as const;
+
+export interface FacetedPage {
+  ids: number[];
+  total: number;
+  facets?: Record<string, FacetValue[]>;
+  facetAttributes?: FacetAttribute[];
+}
+
+/**
+ * One page of the listing under every filter, its total, and with `facets` the counts. `searchIds`: a
+ * search's matches in its order, which the page keeps.
+ */
+export async function facetedPage(
+  run: RawQuery,
+  query: ProductListQuery,
+  reference: CatalogReference,
+  options: { includeOutOfStock: boolean; searchIds?: number[] },
+): Promise<FacetedPage> {
+  const specs = specFilters(query, reference);
+  const conditions = conditionsOf(query, specs, {
+    includeOutOfStock: options.includeOutOfStock,
+    ids: options.searchIds,
+  });
+  const page = new Statement();
+  const where = whereOf(conditions, page);
+  const order =
+    options.searchIds && !query.order
+      ? `array_position(${page.value(options.searchIds)}::int[], p.id)`
+      : ORDERS[query.order ?? "ID"];
+  const pageSql = `select p.id from products p where ${where} order by ${order}
+    limit ${page.value(query.limit)} offset ${page.value((query.offset - 1) * query.limit)}`;
+  const count = new Statement();
+  const countSql = `select count(*)::int as total from products p where ${whereOf(conditions, count)}`;
+  const [ids, [counted], facets] = await Promise.all([
+    run.arrays<[number]>(undefined, pageSql, page.values).then((rows) => rows.map(([id]) => id)),
+    run<{ total: number }>(undefined, countSql, count.values),
+    query.facets ? facetCounts(run, query, reference, conditions) : undefined,
+  ]);
+  return { ids, total: counted?.total ?? 0, ...facets };
+}
+
+/**
+ * The filterable attributes, by key (one filter per key, whichever categories define it): a listing's
+ * products may be in several categories (a laptop's RAM is a Computers attribute), so every key is counted
+ * and those none of the products has are left out.
+ */
+function facetAttributesOf(reference: CatalogReference) {
+  const byKey = new Map<string, ReferenceAttribute[]>();
+  for (const attribute of reference.attributes)
+    if (attribute.filterable) byKey.set(attribute.key, [...(byKey.get(attribute.key) ?? []), attribute]);
+  return [...byKey.values()];
+}
+
+async function facetCounts(
+  run: RawQuery,
+  query: ProductListQuery,
+  reference: CatalogReference,
+  conditions: Condition[],
+): Promise<Pick<FacetedPage, "facets" | "facetAttributes">> {
+  const brand = new Statement();
+  const brandSql = `select b.slug as value, b.name as label, count(*)::int as count
+    from products p join brands b on b.id = p.brand_id where ${whereOf(conditions, brand, "brand")}
+    group by b.slug, b.name order by lower(b.name)`;
+  const rating = new Statement();
+  const ratingSql = `select ${[4, 3, 2, 1]
+    .map(
+      (stars) =>
+        `count(*) filter (where p.rating_count > 0 and p.rating_sum >= ${stars} * p.rating_count)::int as "${stars}"`,
+    )
+    .join(", ")} from products p where ${whereOf(conditions, rating, "rating")}`;
+  const available = new Statement();
+  const availableSql = `select count(*) filter (where ${AVAILABLE_STOCK_SQL} > 0)::int as count
+    from products p where ${whereOf(conditions, available, "availability")}`;
+  const attributes = facetAttributesOf(reference);
+  const valuesOf = attributes.map((sameKey) => {
+    const statement = new Statement();
+    const text = `select coalesce(s.text_value, trim_scale(s.number_value::numeric)::text) as value,
+        min(s.number_value) as number, count(distinct p.id)::int as count
+      from products p join product_specs s on s.product_id = p.id
+      where s.attribute_id = any(${statement.value(sameKey.map((attribute) => attribute.id))}::int[])
+        and ${whereOf(conditions, statement, sameKey[0]!.key)}
+      group by 1 order by 2 nulls last, 1`;
+    return run<{ value: string; number: number | null; count: number }>(undefined, text, statement.values);
+  });
+  const [brands, [ratings], [availability], ...values] = await Promise.all([
+    run<FacetValue>(undefined, brandSql, brand.values),
+    run<Record<string, number>>(undefined, ratingSql, rating.values),
+    run<{ count: number }>(undefined, availableSql, available.values),
+    ...valuesOf,
+  ]);
+  const facets: Record<string, FacetValue[]> = {
+    brand: brands,
+    rating: [4, 3, 2, 1].map((stars) => ({
+      value: String(stars),
+      label: `${stars}+`,
+      count: ratings?.[stars] ?? 0,
+    })),
+    availability: [{ value: "inStock", label: "In stock", count: availability?.count ?? 0 }],
+  };
+  const facetAttributes: FacetAttribute[] = [];
+  attributes.forEach((sameKey, index) => {
+    const { key, label, type, unit } = sameKey[0]!;
+    const rows = values[index]!;
+    if (rows.length === 0) return;
+    facets[key] = rows.map((row) => ({
+      value: row.value,
+      label: formatSpec(row.number ?? row.value, unit),
+      count: row.count,
+    }));
+    const numbers = rows.flatMap((row) => (row.number === null ? [] : [Number(row.number)]));
+    facetAttributes.push({
+      key,
+      label,
+      type,
+      unit,
+      min: numbers.length ? Math.min(...numbers) : null,
+      max: numbers.length ? Math.max(...numbers) : null,
+    });
+  });
+  return { facets, facetAttributes };
+}
