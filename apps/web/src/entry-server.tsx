@@ -21,6 +21,7 @@ import ResetPasswordPage from "./features/auth/ResetPasswordPage";
 import HomePage from "./features/catalog/HomePage";
 import ProductListPage from "./features/catalog/ProductListPage";
 import ProductPage from "./features/product/ProductPage";
+import ComparePage from "./features/compare/ComparePage";
 import { en } from "./i18n/en";
 import { es } from "./i18n/es";
 import { accountEn } from "./i18n/account-en";
@@ -28,6 +29,8 @@ import { accountEs } from "./i18n/account-es";
 import { securityEn } from "./i18n/security-en";
 import { securityEs } from "./i18n/security-es";
 import { shoppingEn } from "./i18n/shopping-en";
+import { catalogueEn } from "./i18n/catalogue-en";
+import { catalogueEs } from "./i18n/catalogue-es";
 import { shoppingEs } from "./i18n/shopping-es";
 import { adminEn } from "./i18n/admin-en";
 import { adminEs } from "./i18n/admin-es";
@@ -43,6 +46,7 @@ const pages: Pages = {
   HomePage,
   ProductListPage,
   ProductPage,
+  ComparePage,
   AboutPage,
   LoginPage,
   ForgotPasswordPage,
@@ -65,8 +69,26 @@ await loadLazySections();
 
 /** The server renders any page: it holds every text. */
 const texts = {
-  en: { core: en, packs: { account: accountEn, security: securityEn, shopping: shoppingEn, admin: adminEn } },
-  es: { core: es, packs: { account: accountEs, security: securityEs, shopping: shoppingEs, admin: adminEs } },
+  en: {
+    core: en,
+    packs: {
+      account: accountEn,
+      security: securityEn,
+      shopping: shoppingEn,
+      catalogue: catalogueEn,
+      admin: adminEn,
+    },
+  },
+  es: {
+    core: es,
+    packs: {
+      account: accountEs,
+      security: securityEs,
+      shopping: shoppingEs,
+      catalogue: catalogueEs,
+      admin: adminEs,
+    },
+  },
 };
 
 export interface RenderRequest {

@@ -20,7 +20,16 @@ export interface ListingFilters {
   maxPrice?: number;
   freeShipping?: true;
   order?: "ASC" | "DESC" | "RATING";
+  /** Facet filters (issue 41, docs/product-rules.md §2.11): brands' slugs, any of them. */
+  brand?: string[];
+  /** `spec.<key>` (values, any of them) and `spec.<key>.min` / `.max`, by parameter name, sorted. */
+  spec?: Record<string, string[]>;
+  minRating?: number;
+  inStock?: true;
 }
+
+/** A `spec.` parameter: an attribute key, optionally `.min` or `.max` (catalog.ts ATTRIBUTE_KEY). */
+const SPEC_PARAM = /^spec\.[a-z][a-z0-9_]{0,39}(\.(min|max))?$/;
 
 const numberParam = (value: string | null) => {
   if (value === null || value.trim() === "") return undefined;
@@ -46,17 +55,58 @@ export function listingFilters(params: URLSearchParams): ListingFilters {
     maxPrice: maxPrice !== undefined && maxPrice >= 0 ? maxPrice : undefined,
     freeShipping: params.get("freeShipping") === "true" ? true : undefined,
     order: order === "ASC" || order === "DESC" || order === "RATING" ? order : undefined,
+    ...facetFilters(params),
   };
+}
+
+/** The facet filters of a listing's query; absent ones are left out, so older paths stay as they were. */
+function facetFilters(
+  params: URLSearchParams,
+): Pick<ListingFilters, "brand" | "spec" | "minRating" | "inStock"> {
+  const filters: Pick<ListingFilters, "brand" | "spec" | "minRating" | "inStock"> = {};
+  const brand = [...new Set(params.getAll("brand").map((value) => value.trim()))].filter(Boolean).sort();
+  if (brand.length) filters.brand = brand;
+  const spec: Record<string, string[]> = {};
+  for (const name of [...new Set(params.keys())].filter((key) => SPEC_PARAM.test(key)).sort()) {
+    const ranged = name.endsWith(".min") || name.endsWith(".max");
+    const values = [...new Set(params.getAll(name).map((value) => value.trim()))].filter((value) =>
+      ranged ? numberParam(value) !== undefined : value !== "",
+    );
+    // A range takes one bound: the last given.
+    if (values.length) spec[name] = ranged ? values.slice(-1) : values.sort();
+  }
+  if (Object.keys(spec).length) filters.spec = spec;
+  const minRating = positiveInteger(params.get("minRating"));
+  if (minRating !== undefined && minRating <= 5) filters.minRating = minRating;
+  if (params.get("inStock") === "true") filters.inStock = true;
+  return filters;
 }
 
 /** The API path of a listing page's products, written as the web client writes it (apps/web api/client toQuery). */
 export function listingApiPath(params: URLSearchParams): string {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(listingFilters(params))) {
+  const { brand, spec, ...named } = listingFilters(params);
+  for (const [key, value] of Object.entries(named)) {
     if (value !== undefined) query.set(key, String(value));
   }
+  // Repeated parameters, in a fixed order: the server's embedded reply and the browser's ask match.
+  for (const value of brand ?? []) query.append("brand", value);
+  for (const [name, values] of Object.entries(spec ?? {}))
+    values.forEach((value) => query.append(name, value));
   const text = query.toString();
   return text ? `/products?${text}` : "/products";
+}
+
+/**
+ * The API path of a listing page's facet counts (issue 41): its filters without the page or the sort, one
+ * product (the counts don't depend on the page), `facets=true`. The storefront's filter panel asks it and
+ * the server's render embeds it under the same path.
+ */
+export function listingFacetsPath(params: URLSearchParams): string {
+  const filters = new URLSearchParams(params);
+  for (const key of ["offset", "order"]) filters.delete(key);
+  filters.set("limit", "1");
+  return `${listingApiPath(filters)}&facets=true`;
 }
 
 /** A search longer than the API takes (SEARCH_MAX_LENGTH) is answered with a message, not sent. */

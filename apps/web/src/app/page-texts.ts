@@ -4,6 +4,10 @@
  * weighs them with its first visit. No imports: the budget check reads it outside the browser build.
  */
 export const PAGE_TEXTS = {
+  // Brands, specifications, variants, facets and compare (issue 41): not on the home page's first visit.
+  ProductListPage: ["catalogue"],
+  ProductPage: ["catalogue"],
+  ComparePage: ["catalogue"],
   LoginPage: ["account"],
   ForgotPasswordPage: ["account"],
   ResetPasswordPage: ["account", "security"],

@@ -11,8 +11,12 @@ import { Layout } from "./Layout";
  */
 export const lazyPages = {
   HomePage: lazy(() => import("@/features/catalog/HomePage")),
-  ProductListPage: lazy(() => import("@/features/catalog/ProductListPage")),
-  ProductPage: lazy(() => import("@/features/product/ProductPage")),
+  ProductListPage: lazyWithTexts(
+    () => import("@/features/catalog/ProductListPage"),
+    ...PAGE_TEXTS.ProductListPage,
+  ),
+  ProductPage: lazyWithTexts(() => import("@/features/product/ProductPage"), ...PAGE_TEXTS.ProductPage),
+  ComparePage: lazyWithTexts(() => import("@/features/compare/ComparePage"), ...PAGE_TEXTS.ComparePage),
   AboutPage: lazy(() => import("@/features/about/AboutPage")),
   LoginPage: lazyWithTexts(() => import("@/features/auth/LoginPage"), ...PAGE_TEXTS.LoginPage),
   ForgotPasswordPage: lazyWithTexts(
@@ -49,6 +53,7 @@ export function AppRoutes({ pages = lazyPages }: { pages?: Pages }) {
         <Route index element={<pages.HomePage />} />
         <Route path="products" element={<pages.ProductListPage />} />
         <Route path="product/:id" element={<pages.ProductPage />} />
+        <Route path="compare" element={<pages.ComparePage />} />
         <Route path="profiles" element={<pages.AboutPage />} />
         <Route path="login" element={<pages.LoginPage />} />
         <Route path="password/forgot" element={<pages.ForgotPasswordPage />} />

@@ -27,6 +27,10 @@ const PACKS = {
     en: () => import("./security-en").then((pack) => pack.securityEn),
     es: () => import("./security-es").then((pack) => pack.securityEs),
   },
+  catalogue: {
+    en: () => import("./catalogue-en").then((pack) => pack.catalogueEn),
+    es: () => import("./catalogue-es").then((pack) => pack.catalogueEs),
+  },
   admin: {
     en: () => import("./admin-en").then((pack) => pack.adminEn),
     es: () => import("./admin-es").then((pack) => pack.adminEs),

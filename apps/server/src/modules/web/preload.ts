@@ -17,6 +17,7 @@ export const PAGE_SOURCES = {
   home: "src/features/catalog/HomePage.tsx",
   listing: "src/features/catalog/ProductListPage.tsx",
   product: "src/features/product/ProductPage.tsx",
+  compare: "src/features/compare/ComparePage.tsx",
   about: "src/features/about/AboutPage.tsx",
   login: "src/features/auth/LoginPage.tsx",
   notFound: "src/components/NotFoundPage.tsx",

@@ -14,6 +14,7 @@ import { styleNonce } from "../../http/security-headers";
 import { catalogReference } from "../catalog/reference";
 import { getProduct } from "../catalog/service";
 import { listingApiPath, listingFilters, searchTooLong } from "@voltio/domain/catalog";
+import { listingFacetsPath } from "@voltio/domain/listing";
 import { ALL_CATEGORIES, bootDataTag, bootReplies, briefListing, SHARED_REPLIES } from "./boot-data";
 import { loadManifest, preloadTags, type Page } from "./preload";
 import {
@@ -55,6 +56,7 @@ const SPA_ROUTES: RegExp[] = [
   /^\/$/,
   /^\/products$/,
   /^\/product\/[^/]+$/,
+  /^\/compare$/,
   /^\/login$/,
   /^\/password\/(forgot|reset)$/,
   /^\/user$/,
@@ -203,11 +205,13 @@ export function webRoutes(
       // The page's products too, under the API path the browser would ask (listingApiPath), so the grid is
       // in the first paint and hydration keeps it: no skeleton on a server-rendered listing.
       const listing = unknownCategory ? undefined : listingApiPath(params);
+      // The filter panel's counts per value (issue 41) are in the first paint too.
+      const facets = unknownCategory || searchTooLong(search) ? [] : [listingFacetsPath(params)];
       return sendPage(request, reply, {
         head,
         status: unknownCategory ? 404 : 200,
         page: "listing",
-        replies: [...SHARED_REPLIES, ALL_CATEGORIES],
+        replies: [...SHARED_REPLIES, ALL_CATEGORIES, ...facets],
         listing,
       });
     });
@@ -223,12 +227,42 @@ export function webRoutes(
       }
       // The structured price is the one the page shows: today's sale on every unit included.
       const { globalSales } = await catalogReference(db, catalogCache.reference);
-      const { unitCents } = priceToday(product, globalSales, weekdayIn(config.storeTimeZone, now()));
+      const today = weekdayIn(config.storeTimeZone, now());
+      const { unitCents } = priceToday(product, globalSales, today);
+      // Each variant's price today: a sale discounts the sale-eligible ones only (apps/web variant-choice.ts).
+      const noSales = { productSales: [], categorySales: [] };
+      const variantCents = new Map(
+        product.variants.map((variant) => [
+          variant.id,
+          variant.saleEligible
+            ? priceToday({ price: variant.price, sales: product.sales }, globalSales, today).unitCents
+            : priceToday({ price: variant.price, sales: noSales }, [], today).unitCents,
+        ]),
+      );
       return sendPage(request, reply, {
-        head: productHead(product, config.publicUrl, unitCents),
+        head: productHead(product, config.publicUrl, unitCents, variantCents),
         page: "product",
         replies: [...SHARED_REPLIES, "/sale", `/products/${id}`],
         image: product.images[0]?.url,
+      });
+    });
+
+    // Compare (issue 41): the products named by ?ids= side by side, in the first paint; without ids the
+    // browser draws the list it keeps.
+    app.get("/compare", async (request, reply) => {
+      // Read as the page reads it (apps/web components/compare-list.ts compareIdsOf): the same API path.
+      const ids = [
+        ...new Set(
+          (new URLSearchParams(request.url.split("?")[1] ?? "").get("ids") ?? "")
+            .split(",")
+            .map((part) => Number(part.trim()))
+            .filter((id) => Number.isInteger(id) && id > 0),
+        ),
+      ].slice(0, 4);
+      return sendPage(request, reply, {
+        head: pageHead("/compare", config.publicUrl),
+        page: "compare",
+        replies: [...SHARED_REPLIES, "/sale", ...(ids.length > 0 ? [`/compare?ids=${ids.join(",")}`] : [])],
       });
     });
 

@@ -1,4 +1,5 @@
 import type { Product } from "@voltio/domain/catalog";
+import { variantName } from "@voltio/domain/variants";
 import { escapeXml } from "../../http/escape";
 
 export interface PageHead {
@@ -23,6 +24,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/cart$/i, `Cart | ${STORE}`],
   [/^\/purchase/, `Checkout | ${STORE}`],
   [/^\/profiles$/, `About us | ${STORE}`],
+  [/^\/compare$/, `Compare products | ${STORE}`],
   [/^\/admin/, `Admin | ${STORE}`],
 ];
 
@@ -109,24 +111,17 @@ export function productHead(
   product: Product,
   publicUrl: string,
   priceCents = Math.round(product.price * 100),
+  /** Today's price of each variant by id (a sale may discount some only); absent: its listed price. */
+  variantCents: ReadonlyMap<number, number> = new Map(),
 ): PageHead {
   const description = product.description.replace(/\s+/g, " ").trim().slice(0, 155);
-  const jsonLd = {
-    "@context": "https://schema.org",
-    "@type": "Product",
-    name: product.title,
-    description,
-    image: product.images.map((image) => (image.url.startsWith("/") ? publicUrl + image.url : image.url)),
-    sku: String(product.id),
-    offers: {
-      "@type": "Offer",
-      price: (priceCents / 100).toFixed(2),
-      priceCurrency: "USD",
-      availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-      url: `${publicUrl}/product/${product.id}`,
-    },
-    // Search engines take a rating only with at least one review behind it.
-    ...(product.rating.count > 0
+  const absolute = (url: string) => (url.startsWith("/") ? publicUrl + url : url);
+  const productUrl = `${publicUrl}/product/${product.id}`;
+  const availability = (stock: number) =>
+    stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock";
+  // Search engines take a rating only with at least one review behind it.
+  const rating =
+    product.rating.count > 0
       ? {
           aggregateRating: {
             "@type": "AggregateRating",
@@ -136,9 +131,63 @@ export function productHead(
             worstRating: "1",
           },
         }
-      : {}),
-  };
+      : {};
+  const brand = product.brand ? { brand: { "@type": "Brand", name: product.brand.name } } : {};
+  // Sold in several ways (issue 41): a ProductGroup whose variants are Products of their own, each with its
+  // SKU, option values, price and stock, at the URL that shows it (?variant=).
+  const jsonLd =
+    product.options.length > 0
+      ? {
+          "@context": "https://schema.org",
+          "@type": "ProductGroup",
+          name: product.title,
+          description,
+          url: productUrl,
+          productGroupID: String(product.id),
+          image: product.images.map((image) => absolute(image.url)),
+          ...brand,
+          variesBy: product.options.map((option) => option.name),
+          hasVariant: product.variants.map((variant) => ({
+            "@type": "Product",
+            name: variantName(product.title, product.options, variant.options),
+            sku: variant.sku,
+            image: (variant.images.length > 0 ? variant.images : product.images).map((image) =>
+              absolute(image.url),
+            ),
+            additionalProperty: Object.entries(variant.options).map(([name, value]) => ({
+              "@type": "PropertyValue",
+              name,
+              value,
+            })),
+            offers: {
+              "@type": "Offer",
+              price: ((variantCents.get(variant.id) ?? Math.round(variant.price * 100)) / 100).toFixed(2),
+              priceCurrency: "USD",
+              availability: availability(variant.stock),
+              url: `${productUrl}?variant=${variant.id}`,
+            },
+          })),
+          ...rating,
+        }
+      : {
+          "@context": "https://schema.org",
+          "@type": "Product",
+          name: product.title,
+          description,
+          image: product.images.map((image) => absolute(image.url)),
+          sku: String(product.id),
+          ...brand,
+          offers: {
+            "@type": "Offer",
+            price: (priceCents / 100).toFixed(2),
+            priceCurrency: "USD",
+            availability: availability(product.stock),
+            url: productUrl,
+          },
+          ...rating,
+        };
   // "<" is escaped so a product text can never close the script element.
   const script = `<script type="application/ld+json">${JSON.stringify(jsonLd).replace(/</g, "\\u003c")}</script>`;
-  return head(`${product.title} | ${STORE}`, description, `${publicUrl}/product/${product.id}`, script);
+  // Every variant's URL names the same page: the product's is canonical.
+  return head(`${product.title} | ${STORE}`, description, productUrl, script);
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
@@ -17,13 +18,15 @@ interface ProductTileProps {
   today: Weekday | undefined;
   /** The first cards of a page are likely the largest paint: load their pictures at once. */
   eager?: boolean;
+  /** Drawn above the price: the listing's colour swatches and 'From' (issue 41). */
+  extra?: ReactNode;
 }
 
 /**
  * One product in a listing grid or a carousel (the product card). The title link stretches over the whole card; the heart and cart
  * buttons sit above it, so each control stays a separate stop for keyboard and screen-reader users.
  */
-export function ProductTile({ product, globalSales, today, eager = false }: ProductTileProps) {
+export function ProductTile({ product, globalSales, today, eager = false, extra }: ProductTileProps) {
   const { t } = useTranslation();
   const price = priceToday(product, globalSales, today);
   const image = product.images[0];
@@ -74,6 +77,7 @@ export function ProductTile({ product, globalSales, today, eager = false }: Prod
             without covering the picture. */}
         <div className="mt-auto flex flex-col items-start gap-1.5 pt-1">
           {price.sale && <DiscountBadge sale={price.sale} />}
+          {extra}
           <PriceTag price={price} />
         </div>
       </div>

@@ -2,10 +2,9 @@ import { useDeferredValue, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useTranslation } from "@/i18n";
 import { SlidersHorizontal } from "lucide-react";
-import { useCategories, useProducts } from "@/api/catalog";
+import { useCategories } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
 import { usePageTitle } from "@/components/page-title";
-import { ProductTile } from "@/components/ui/ProductTile";
 import { Button, buttonClass } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { ProductTileSkeleton } from "@/components/ui/Skeleton";
@@ -16,6 +15,19 @@ import { filtersFrom, withPage } from "./listing-query";
 import { NoResults } from "./NoResults";
 import { Pagination } from "./Pagination";
 import { LoadError } from "@/components/LoadError";
+import { lazyDialog } from "@/components/lazy-dialog";
+import { comparePath, useCompareList } from "@/components/compare-list";
+import { useWindowWidth } from "@/components/use-window-width";
+import { textLinkClass } from "@/components/ui/text-link";
+import { useFacets, useListing } from "./api";
+import { FacetFilters } from "./FacetFilters";
+import { facetFilterCount } from "./facet-query";
+import { ListingTile } from "./ListingTile";
+
+// The phone's filter sheet: its dialog code comes the first time it opens.
+const FilterSheet = lazyDialog(() => import("./FilterSheet").then((module) => module.default));
+/** Below this width (Tailwind's lg) the filters are a sheet behind the Filters button. */
+const SHEET_BELOW = 1024;
 
 /** docs/product-rules.md §1, §12: a loading skeleton of 10 cards. */
 export const LISTING_SKELETON_CARDS = 10;
@@ -29,7 +41,10 @@ export function ProductListPage() {
   const filters = filtersFrom(params);
   // Longer than the API takes: said at once, without a request that could only be refused.
   const tooLong = searchTooLong(filters.search);
-  const products = useProducts(filters, { enabled: !tooLong });
+  const products = useListing(params, { enabled: !tooLong });
+  const facets = useFacets(params, { enabled: !tooLong });
+  const compared = useCompareList();
+  const phone = useWindowWidth() < SHEET_BELOW;
   // Every category, also one with nothing for sale: the heading names it, and an unknown id is said so.
   const categories = useCategories();
   const { data: store } = useStoreInfo();
@@ -127,7 +142,7 @@ export function ProductListPage() {
         <ul className={`${gridClass} transition-opacity ${products.isPlaceholderData ? "opacity-60" : ""}`}>
           {data.products.map((product, index) => (
             <li key={product.id}>
-              <ProductTile
+              <ListingTile
                 product={product}
                 globalSales={data.globalSales}
                 today={store?.today}
@@ -140,10 +155,18 @@ export function ProductListPage() {
       </>
     );
   };
-  const activeFilters = [filters.minPrice, filters.maxPrice, filters.freeShipping, filters.order].filter(
-    (value) => value !== undefined,
-  ).length;
-  const apply = (next: URLSearchParams) => setParams(next);
+  const activeFilters =
+    [filters.minPrice, filters.maxPrice, filters.freeShipping, filters.order].filter(
+      (value) => value !== undefined,
+    ).length + facetFilterCount(params);
+  // A filter applies at once and keeps the scroll: in the phone's sheet the grid behind follows.
+  const apply = (next: URLSearchParams) => setParams(next, { preventScrollReset: true });
+  const filterControls = (
+    <>
+      <FilterPanel params={params} onChange={apply} />
+      <FacetFilters params={params} reply={facets.data} onChange={apply} />
+    </>
+  );
 
   return (
     <div>
@@ -176,12 +199,20 @@ export function ProductListPage() {
           <p className="mt-1 text-sm text-muted" aria-live="polite">
             {counted && data ? t("catalog.results", { count: data.total }) : "\u00a0"}
           </p>
+          {compared.length > 0 && (
+            <Link
+              to={comparePath(compared.map((item) => item.id))}
+              className={`mt-1 inline-block text-sm font-semibold ${textLinkClass}`}
+            >
+              {t("compare.link", { count: compared.length })}
+            </Link>
+          )}
         </div>
         <Button
           variant="secondary"
           aria-expanded={filtersOpen}
-          aria-controls="listing-filters"
-          onClick={() => setFiltersOpen((open) => !open)}
+          aria-haspopup="dialog"
+          onClick={() => setFiltersOpen(true)}
           className="text-sm lg:hidden"
         >
           <SlidersHorizontal size={18} aria-hidden />
@@ -200,13 +231,19 @@ export function ProductListPage() {
           raised
           id="listing-filters"
           aria-label={t("listing.filters")}
-          className={`${filtersOpen ? "block" : "hidden"} self-start p-5 lg:sticky lg:top-24 lg:block`}
+          className="hidden self-start p-5 lg:sticky lg:top-24 lg:block"
         >
-          <h2 className="sr-only text-base font-bold text-ink lg:not-sr-only lg:mb-5 lg:block">
-            {t("listing.filters")}
-          </h2>
-          <FilterPanel params={params} onChange={apply} />
+          <h2 className="mb-5 text-base font-bold text-ink">{t("listing.filters")}</h2>
+          {/* One set of filter controls at a time: the panel's on a wide screen, the sheet's on a phone. */}
+          {!(phone && filtersOpen) && <div className="flex flex-col gap-7">{filterControls}</div>}
         </Card>
+        <FilterSheet
+          open={filtersOpen}
+          onOpenChange={setFiltersOpen}
+          total={counted ? data?.total : undefined}
+        >
+          {filterControls}
+        </FilterSheet>
 
         <section aria-labelledby="listing-results" aria-busy={busy}>
           <h2 id="listing-results" className="sr-only">

@@ -9,7 +9,16 @@ import { Button } from "@/components/ui/Button";
  * runs the shared buy flow: login or address dialog, or one unit becomes a pending purchase and the shopper
  * goes to /purchase.
  */
-export function BuyButton({ productId, stock }: { productId: number; stock: number }) {
+export function BuyButton({
+  productId,
+  stock,
+  variantId,
+}: {
+  productId: number;
+  stock: number;
+  /** The variant chosen (issue 41); none: the product's default one. */
+  variantId?: number;
+}) {
   const { t } = useTranslation();
   const { buy, busy, blocked, dialogs } = useBuyFlow();
   const { isAdmin } = useSession();
@@ -20,7 +29,7 @@ export function BuyButton({ productId, stock }: { productId: number; stock: numb
       <Button
         size="xl"
         disabled={noStock || blocked || busy}
-        onClick={() => buy({ productId })}
+        onClick={() => buy(variantId === undefined ? { productId } : { productId, variantId })}
         title={isAdmin ? t("product.adminsCantBuy") : undefined}
         // Out of stock reads as unavailable, not as a faded call to action.
         className="w-full disabled:bg-line disabled:text-muted disabled:shadow-none"

@@ -1,4 +1,4 @@
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
 import { priceToday } from "@voltio/domain/pricing";
@@ -22,6 +22,17 @@ import { categoryListingPath } from "@/components/paths";
 import { LoadError } from "@/components/LoadError";
 import { lazySection } from "@/components/lazy-section";
 import { useNearViewport } from "@/components/use-near-viewport";
+import { usd } from "@/components/ui/usd";
+import { chooseOption, variantLabel } from "@voltio/domain/variants";
+import { CompareButton } from "./CompareButton";
+import { SpecTable } from "./SpecTable";
+import { VariantAddToCart } from "./VariantAddToCart";
+import { VariantPicker } from "./VariantPicker";
+import { stockText } from "./StockText";
+import { chosenVariant, variantImages, variantPriceToday, withVariant } from "./variant-choice";
+
+/** A variant with this many units or fewer says 'Only n left'. */
+const FEW_LEFT = 5;
 
 // Below the fold, or only for a sold-out product: their code (the review form and its order queries, the
 // carousel, the back-in-stock request) comes after the page's.
@@ -52,6 +63,7 @@ export function ProductPage() {
   const id = Number(useParams().id);
   const validId = Number.isInteger(id) && id > 0;
   const { data: product, error, isPending, refetch } = useProduct(id);
+  const [params, setParams] = useSearchParams();
   const { today, globalSales } = usePricingContext();
   usePageTitle(product ? t("titles.page", { page: product.title }) : undefined);
   // Below the fold: their code comes as the shopper scrolls towards them, not with the page.
@@ -65,13 +77,26 @@ export function ProductPage() {
   }
   if (isPending) return <ProductSkeleton />;
 
-  const price = priceToday(product, globalSales, today);
   const bullets = descriptionBullets(product.description);
+  // Sold in several ways (issue 41): the URL's variant (?variant=, what the server renders too) or the first
+  // with stock; price, stock, pictures and the Add button follow it.
+  const hasOptions = product.options.length > 0;
+  const variant = hasOptions ? chosenVariant(product, params) : undefined;
+  const price = variant
+    ? variantPriceToday(product, variant, globalSales, today)
+    : priceToday(product, globalSales, today);
+  const stock = variant?.stock ?? product.stock;
+  const images = variantImages(product, variant);
+  const pick = (optionName: string, value: string) => {
+    const next = variant && chooseOption(product.variants, variant.options, optionName, value);
+    // Replaced, not pushed: the choice is shareable without filling the history with every click.
+    if (next) setParams(withVariant(params, next.id), { replace: true, preventScrollReset: true });
+  };
 
   return (
     <div className="flex flex-col gap-16">
       <article className="grid gap-8 md:grid-cols-2 lg:gap-12">
-        <ImageSlider key={product.id} images={product.images} />
+        <ImageSlider key={`${product.id}-${images[0]?.url ?? ""}`} images={images} />
         <div className="flex min-w-0 flex-col">
           <ul className="flex flex-wrap gap-2" aria-label={t("product.categories")}>
             {product.categories.map((category) => (
@@ -88,13 +113,30 @@ export function ProductPage() {
           <h1 className="mt-4 text-2xl leading-tight font-bold tracking-tight text-ink sm:text-3xl">
             {product.title}
           </h1>
-          <p className="mt-2 text-sm text-muted">{product.name}</p>
+          <p className="mt-2 text-sm text-muted">
+            {product.brand ? `${product.brand.name} · ${product.name}` : product.name}
+          </p>
           {product.rating.count > 0 && (
             <a href="#reviews-heading" className={`mt-2 self-start ${textLinkClass}`}>
               <RatingSummary rating={product.rating} />
             </a>
           )}
+          {variant && (
+            <div className="mt-6">
+              <VariantPicker product={product} chosen={variant} onPick={pick} />
+            </div>
+          )}
           <Card raised className="mt-6 flex flex-col gap-3 p-5">
+            {variant && (
+              // Said when the choice changes: its name, price and stock.
+              <p aria-live="polite" className="sr-only">
+                {t("variants.status", {
+                  variant: variantLabel(product.options, variant.options),
+                  price: usd(price.unitCents),
+                  stock: stockText(t, stock, FEW_LEFT),
+                })}
+              </p>
+            )}
             {price.sale && <DiscountBadge sale={price.sale} className="self-start" />}
             <PriceTag price={price} size="lg" />
             <p className="flex items-center gap-2 text-sm text-muted">
@@ -105,16 +147,32 @@ export function ProductPage() {
                 t("catalog.shipping", { cost: product.shippingCost.toFixed(2) })
               )}
             </p>
-            <StockText stock={product.stock} />
-            {product.stock <= 0 && <StockAlert productId={product.id} />}
-            <div className="mt-2 flex flex-col gap-2">
-              <BuyButton productId={product.id} stock={product.stock} />
-              <div className="grid grid-cols-2 gap-2">
-                <ListToggleButton list="inCart" product={product} variant="full" />
-                <ListToggleButton list="inWishList" product={product} variant="full" />
+            <StockText stock={stock} fewAt={variant ? FEW_LEFT : undefined} />
+            {variant && variant.stock <= 0 && (
+              <p className="text-sm text-muted">{t("variants.soldOutChoice")}</p>
+            )}
+            {stock <= 0 && <StockAlert productId={product.id} variantId={variant?.id} />}
+            {variant ? (
+              <div className="mt-2 flex flex-col gap-2">
+                <VariantAddToCart product={product} variant={variant} />
+                <div className="grid grid-cols-2 gap-2">
+                  <BuyButton productId={product.id} stock={stock} variantId={variant.id} />
+                  <ListToggleButton list="inWishList" product={product} variant="full" />
+                </div>
               </div>
-            </div>
+            ) : (
+              <div className="mt-2 flex flex-col gap-2">
+                <BuyButton productId={product.id} stock={product.stock} />
+                <div className="grid grid-cols-2 gap-2">
+                  <ListToggleButton list="inCart" product={product} variant="full" />
+                  <ListToggleButton list="inWishList" product={product} variant="full" />
+                </div>
+              </div>
+            )}
           </Card>
+          <div className="mt-4">
+            <CompareButton product={product} />
+          </div>
         </div>
       </article>
 
@@ -128,6 +186,8 @@ export function ProductPage() {
           ))}
         </ul>
       </section>
+
+      <SpecTable product={product} />
 
       <div ref={belowTheFold} className="flex flex-col gap-16">
         <ReviewsSection productId={product.id} until={nearBelowTheFold} />

@@ -14,7 +14,7 @@ import { useSetStockAlert, useStockAlert } from "./stock-alert-api";
  * once when it can be bought again, and can cancel; a guest gets a link to log in for it. Admins can't buy,
  * so they see nothing. While a stored login is being checked nothing shows, rather than a wrong offer.
  */
-export function StockAlert({ productId }: { productId: number }) {
+export function StockAlert({ productId, variantId }: { productId: number; variantId?: number }) {
   const { t } = useTranslation();
   const { user, isAdmin, pending } = useSession();
   if (pending || isAdmin) return null;
@@ -27,14 +27,14 @@ export function StockAlert({ productId }: { productId: number }) {
         </Link>
       </p>
     );
-  return <StockAlertToggle productId={productId} />;
+  return <StockAlertToggle productId={productId} variantId={variantId} />;
 }
 
-function StockAlertToggle({ productId }: { productId: number }) {
+function StockAlertToggle({ productId, variantId }: { productId: number; variantId?: number }) {
   const { t } = useTranslation();
   const statusId = useId();
-  const alert = useStockAlert(productId, true);
-  const change = useSetStockAlert(productId);
+  const alert = useStockAlert(productId, true, variantId);
+  const change = useSetStockAlert(productId, variantId);
   const requested = alert.data?.requested ?? false;
 
   const toggle = () => {

@@ -7,13 +7,16 @@ import { SESSION_KEY } from "@/api/session-key";
  * The signed-in shopper's back-in-stock request for a product. It is the caller's own,
  * so it lives under the session's key: logging in or out reads it again.
  */
-const alertKey = (productId: number) => [...SESSION_KEY, "stock-alert", productId] as const;
-const alertPath = (productId: number) => `/product/${productId}/stock-alert`;
+const alertKey = (productId: number, variantId?: number) =>
+  [...SESSION_KEY, "stock-alert", productId, variantId ?? null] as const;
+/** `variantId`: the sold-out variant chosen (issue 41); none: the product's default one. */
+const alertPath = (productId: number, variantId?: number) =>
+  `/product/${productId}/stock-alert${variantId === undefined ? "" : `?variantId=${variantId}`}`;
 
-export function useStockAlert(productId: number, enabled: boolean) {
+export function useStockAlert(productId: number, enabled: boolean, variantId?: number) {
   return useQuery({
-    queryKey: alertKey(productId),
-    queryFn: ({ signal }) => apiFetch<StockAlertReply>(alertPath(productId), { signal }),
+    queryKey: alertKey(productId, variantId),
+    queryFn: ({ signal }) => apiFetch<StockAlertReply>(alertPath(productId, variantId), { signal }),
     enabled,
   });
 }
@@ -22,12 +25,12 @@ export function useStockAlert(productId: number, enabled: boolean) {
  * Asks (true) or cancels (false); the reply is what the server now holds. Refused because the product is back
  * in stock meanwhile (409), the product is read again: the page shows the stock now.
  */
-export function useSetStockAlert(productId: number) {
+export function useSetStockAlert(productId: number, variantId?: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (wanted: boolean) =>
-      apiFetch<StockAlertReply>(alertPath(productId), { method: wanted ? "PUT" : "DELETE" }),
-    onSuccess: (reply) => client.setQueryData(alertKey(productId), reply),
+      apiFetch<StockAlertReply>(alertPath(productId, variantId), { method: wanted ? "PUT" : "DELETE" }),
+    onSuccess: (reply) => client.setQueryData(alertKey(productId, variantId), reply),
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409)
         void client.invalidateQueries({ queryKey: ["product", productId] });
