@@ -1,36 +1,38 @@
 /**
- * The colour a Colour option's value is drawn with (issue 41): a swatch beside its name on the product page
- * and on listing cards, never the only sign (the name is always there for screen readers and in text).
- * Values the store uses that CSS doesn't know by name get one here; any other is tried as a CSS colour name.
+ * The class a Colour option's value is drawn with (issue 41): a swatch beside its name on the product page
+ * and on listing cards, never the only sign (the name is always there, in text or for screen readers).
+ * Classes, not style attributes: the Content-Security-Policy refuses inline styles. A colour not listed
+ * gets a neutral striped swatch.
  */
-const NAMED: Record<string, string> = {
-  black: "#111111",
-  white: "#f8f8f8",
-  silver: "#c0c0c0",
-  grey: "#808080",
-  gray: "#808080",
-  "space grey": "#4a4a4f",
-  "space gray": "#4a4a4f",
-  graphite: "#3b3b3f",
-  blue: "#1d4ed8",
-  navy: "#1e2a5a",
-  red: "#dc2626",
-  pink: "#f9a8d4",
-  rose: "#f43f5e",
-  green: "#16a34a",
-  yellow: "#facc15",
-  gold: "#d4af37",
-  purple: "#7c3aed",
-  orange: "#f97316",
-  negro: "#111111",
-  blanco: "#f8f8f8",
-  azul: "#1d4ed8",
-  rojo: "#dc2626",
-  rosa: "#f9a8d4",
-  verde: "#16a34a",
+const SWATCHES: Record<string, string> = {
+  black: "bg-[#111111]",
+  negro: "bg-[#111111]",
+  white: "bg-[#f8f8f8]",
+  blanco: "bg-[#f8f8f8]",
+  silver: "bg-[#c0c0c0]",
+  plata: "bg-[#c0c0c0]",
+  grey: "bg-[#808080]",
+  gray: "bg-[#808080]",
+  gris: "bg-[#808080]",
+  "space grey": "bg-[#4a4a4f]",
+  "space gray": "bg-[#4a4a4f]",
+  graphite: "bg-[#3b3b3f]",
+  blue: "bg-[#1d4ed8]",
+  azul: "bg-[#1d4ed8]",
+  navy: "bg-[#1e2a5a]",
+  red: "bg-[#dc2626]",
+  rojo: "bg-[#dc2626]",
+  pink: "bg-[#f9a8d4]",
+  rosa: "bg-[#f9a8d4]",
+  green: "bg-[#16a34a]",
+  verde: "bg-[#16a34a]",
+  yellow: "bg-[#facc15]",
+  amarillo: "bg-[#facc15]",
+  gold: "bg-[#d4af37]",
+  purple: "bg-[#7c3aed]",
+  orange: "bg-[#f97316]",
 };
 
-export function swatchColour(value: string): string {
-  const name = value.trim().toLowerCase();
-  return NAMED[name] ?? name.replace(/[^a-z]/g, "");
-}
+const UNKNOWN = "bg-[repeating-linear-gradient(45deg,var(--color-line)_0_3px,transparent_3px_6px)]";
+
+export const swatchClass = (value: string): string => SWATCHES[value.trim().toLowerCase()] ?? UNKNOWN;

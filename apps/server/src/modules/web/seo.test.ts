@@ -25,22 +25,49 @@ const jsonLd = (html: string) =>
 const title = async (path: string) => (await get(path)).html.match(/<title>(.*?)<\/title>/)![1];
 
 describe("product pages", () => {
-  it("carry title, description, canonical URL and Product JSON-LD", async () => {
-    const { status, html } = await get("/product/11");
+  it("carry title, description, canonical URL and, for a product sold in colours, ProductGroup JSON-LD", async () => {
+    const { status, html } = await get("/product/11?variant=1");
     expect(status).toBe(200);
     expect(html).toContain("<title>Logitech M510 Wireless Computer Mouse | Voltio</title>");
     expect(html).toMatch(/<meta name="description" content="[^"]{20,}">/);
+    // Every variant's URL names the same page: the product's is canonical.
     expect(html).toContain(`<link rel="canonical" href="${PUBLIC_URL}/product/11">`);
     const data = jsonLd(html);
-    expect(data).toMatchObject({ "@type": "Product", name: "Logitech M510 Wireless Computer Mouse" });
-    expect((data.image as string[])[0]).toMatch(/^https:\/\/shop\.example\/illustrations\//);
-    // The mouse sale (the third unit free) leaves the unit price as it is, whatever the day.
-    expect(data.offers).toMatchObject({
-      price: "29.99",
-      priceCurrency: "USD",
-      availability: "https://schema.org/InStock",
-      url: `${PUBLIC_URL}/product/11`,
+    expect(data).toMatchObject({
+      "@type": "ProductGroup",
+      name: "Logitech M510 Wireless Computer Mouse",
+      productGroupID: "11",
+      brand: { "@type": "Brand", name: "Logitech" },
+      variesBy: ["Colour"],
     });
+    expect((data.image as string[])[0]).toMatch(/^https:\/\/shop\.example\/illustrations\//);
+    const { variants } = (await t.app.inject({ url: "/api/products/11" })).json() as {
+      variants: { id: number; sku: string; price: number; stock: number }[];
+    };
+    const offers = data.hasVariant as { name: string; sku: string; offers: Record<string, string> }[];
+    expect(offers.map((variant) => variant.name)).toEqual([
+      "Logitech M510 Wireless Computer Mouse — Black",
+      "Logitech M510 Wireless Computer Mouse — White",
+      "Logitech M510 Wireless Computer Mouse — Blue",
+    ]);
+    // The mouse sale (the third unit free) leaves each unit price as it is, whatever the day.
+    expect(offers.map((variant) => variant.offers)).toEqual(
+      variants.map((variant) => ({
+        "@type": "Offer",
+        price: variant.price.toFixed(2),
+        priceCurrency: "USD",
+        availability: "https://schema.org/InStock",
+        url: `${PUBLIC_URL}/product/11?variant=${variant.id}`,
+      })),
+    );
+    expect(offers.map((variant) => variant.sku)).toEqual(variants.map((variant) => variant.sku));
+  });
+
+  it("a product sold one way keeps its Product JSON-LD with one offer", async () => {
+    const data = jsonLd((await get("/product/5")).html);
+    expect(data).toMatchObject({ "@type": "Product", sku: "5" });
+    expect(data).not.toHaveProperty("hasVariant");
+    expect(data.offers).toMatchObject({ priceCurrency: "USD", url: `${PUBLIC_URL}/product/5` });
   });
 
   it("state the rating kept beside a reviewed product, and none without reviews", async () => {

@@ -42,9 +42,22 @@ describe("a product page", () => {
     expect(chips.map((chip) => chip.textContent)).toEqual(["Peripheral", "Mouse"]);
     expect(hrefs(chips)).toEqual(["/products?categoryId=4&offset=1", "/products?categoryId=6&offset=1"]);
     expect(product.text("main span")).toContain("100% OFF on 3º unit");
+    // Sold in colours (issue 41): the first with stock is shown, its price and stock.
     expect(product.text("main p")).toEqual(
-      expect.arrayContaining(["US$ 29.99", "Shipping: u$s 12.99", "Stock: 100"]),
+      expect.arrayContaining(["US$ 29.99", "Shipping: u$s 12.99", "Stock: 50"]),
     );
+  });
+
+  it("renders the variant its URL names: checked, with its price and its stock", async () => {
+    const { variants } = (await t.app.inject({ url: "/api/products/11" })).json() as {
+      variants: { id: number; options: Record<string, string> }[];
+    };
+    const blue = variants.find((variant) => variant.options.Colour === "Blue")!;
+    const product = await page(`/product/11?variant=${blue.id}`);
+    const checked = product.all('main input[type="radio"]').filter((input) => input.hasAttribute("checked"));
+    expect(checked.map((input) => input.getAttribute("value"))).toEqual(["Blue"]);
+    expect(product.text("main p")).toEqual(expect.arrayContaining(["US$ 32.99", "Only 3 left"]));
+    expect(product.text("main legend")).toEqual(["Colour: Blue"]);
   });
 
   it("lists every sentence of the description as a bullet (the empty fragment after the final '. ' dropped), then the reviews", async () => {

@@ -1,7 +1,7 @@
 import type { ComponentProps } from "react";
 import type { Product } from "@voltio/domain/catalog";
 import { isColourOption } from "@voltio/domain/variants";
-import { swatchColour } from "@/components/colour-swatch";
+import { swatchClass } from "@/components/colour-swatch";
 import { ProductTile } from "@/components/ui/ProductTile";
 import { useTranslation } from "@/i18n";
 
@@ -37,8 +37,7 @@ export function ListingTile(props: Omit<ComponentProps<typeof ProductTile>, "ext
                 key={colour}
                 aria-hidden
                 title={colour}
-                className="h-3.5 w-3.5 rounded-full border border-line"
-                style={{ backgroundColor: swatchColour(colour) }}
+                className={`h-3.5 w-3.5 rounded-full border border-line ${swatchClass(colour)}`}
               />
             ))}
             {colours.length > SWATCHES && (

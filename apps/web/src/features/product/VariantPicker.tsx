@@ -1,7 +1,7 @@
 import { useId } from "react";
 import type { Product, Variant } from "@voltio/domain/catalog";
 import { isColourOption, optionValueState } from "@voltio/domain/variants";
-import { swatchColour } from "@/components/colour-swatch";
+import { swatchClass } from "@/components/colour-swatch";
 import { useTranslation } from "@/i18n";
 
 interface VariantPickerProps {
@@ -66,8 +66,7 @@ export function VariantPicker({ product, chosen, onPick }: VariantPickerProps) {
                     {colour && (
                       <span
                         aria-hidden
-                        className="h-5 w-5 shrink-0 rounded-full border border-line shadow-inner"
-                        style={{ backgroundColor: swatchColour(value) }}
+                        className={`h-5 w-5 shrink-0 rounded-full border border-line shadow-inner ${swatchClass(value)}`}
                       />
                     )}
                     <span className={state === "unavailable" ? "line-through decoration-1" : ""}>
