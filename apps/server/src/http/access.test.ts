@@ -334,6 +334,11 @@ async function matrixVariantIds(): Promise<{ productId: number; variantId: numbe
 
 const MATRIX: Record<string, Row> = {
   "GET /api/brands": { expect: everyone(200), request: () => ({ url: "/api/brands" }) },
+  "GET /api/products/:id/related": {
+    expect: everyone(200),
+    request: () => ({ url: "/api/products/11/related" }),
+  },
+  "GET /api/compare": { expect: everyone(200), request: () => ({ url: "/api/compare?ids=58,55" }) },
   "GET /api/attributes": { expect: everyone(200), request: () => ({ url: "/api/attributes" }) },
   "POST /api/brands": {
     expect: adminOnly(201),

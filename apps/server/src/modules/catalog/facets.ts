@@ -5,6 +5,7 @@ import type { RawQuery } from "../../db/raw";
 import { InvalidInput } from "../../errors";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { CatalogReference, ReferenceAttribute } from "./reference";
+import type { TtlCache } from "./ttl-cache";
 
 /**
  * Facet filters and their counts (issue 41, docs/product-rules.md §2.11): brand, each filterable attribute
@@ -147,6 +148,22 @@ export interface FacetedPage {
   facetAttributes?: FacetAttribute[];
 }
 
+/** What a faceted listing counts: the same for every page and order of one set of filters. */
+export type FacetedCounts = Omit<FacetedPage, "ids">;
+
+/**
+ * The counts by filters (CatalogCache.facets): counting every facet reads each matching product's values (tens
+ * of ms at 100k products), the page itself a few rows. Any catalogue or stock change clears it, as it does the
+ * listing's counts.
+ */
+export type FacetedCountsCache = TtlCache<FacetedCounts>;
+
+/** A cache key for the counts: the filters, without the page, its size or the order. */
+const countsKey = (query: ProductListQuery, includeOutOfStock: boolean) => {
+  const { offset: _offset, limit: _limit, order: _order, ...filters } = query;
+  return JSON.stringify([+includeOutOfStock, filters]);
+};
+
 /**
  * One page of the listing under every filter, its total, and with `facets` the counts. `searchIds`: a
  * search's matches in its order, which the page keeps.
@@ -155,7 +172,7 @@ export async function facetedPage(
   run: RawQuery,
   query: ProductListQuery,
   reference: CatalogReference,
-  options: { includeOutOfStock: boolean; searchIds?: number[] },
+  options: { includeOutOfStock: boolean; searchIds?: number[]; counts?: FacetedCountsCache },
 ): Promise<FacetedPage> {
   const specs = specFilters(query, reference);
   const conditions = conditionsOf(query, specs, {
@@ -172,12 +189,18 @@ export async function facetedPage(
     limit ${page.value(query.limit)} offset ${page.value((query.offset - 1) * query.limit)}`;
   const count = new Statement();
   const countSql = `select count(*)::int as total from products p where ${whereOf(conditions, count)}`;
-  const [ids, [counted], facets] = await Promise.all([
+  const counts = async (): Promise<FacetedCounts> => {
+    const [[counted], facets] = await Promise.all([
+      run<{ total: number }>(undefined, countSql, count.values),
+      query.facets ? facetCounts(run, reference, conditions) : undefined,
+    ]);
+    return { total: counted?.total ?? 0, ...facets };
+  };
+  const [ids, counted] = await Promise.all([
     run.arrays<[number]>(undefined, pageSql, page.values).then((rows) => rows.map(([id]) => id)),
-    run<{ total: number }>(undefined, countSql, count.values),
-    query.facets ? facetCounts(run, query, reference, conditions) : undefined,
+    options.counts ? options.counts.getOrLoad(countsKey(query, options.includeOutOfStock), counts) : counts(),
   ]);
-  return { ids, total: counted?.total ?? 0, ...facets };
+  return { ids, ...counted };
 }
 
 /**
@@ -192,9 +215,15 @@ function facetAttributesOf(reference: CatalogReference) {
   return [...byKey.values()];
 }
 
+interface ValueCount {
+  key: string;
+  value: string;
+  number: number | null;
+  count: number;
+}
+
 async function facetCounts(
   run: RawQuery,
-  query: ProductListQuery,
   reference: CatalogReference,
   conditions: Condition[],
 ): Promise<Pick<FacetedPage, "facets" | "facetAttributes">> {
@@ -213,22 +242,33 @@ async function facetCounts(
   const availableSql = `select count(*) filter (where ${AVAILABLE_STOCK_SQL} > 0)::int as count
     from products p where ${whereOf(conditions, available, "availability")}`;
   const attributes = facetAttributesOf(reference);
-  const valuesOf = attributes.map((sameKey) => {
+  // The keys no filter names are all counted under every filter: one statement for all of them. Each key a
+  // filter names is counted under the others, a statement of its own.
+  const filtered = new Set(conditions.flatMap((condition) => (condition.facet ? [condition.facet] : [])));
+  const valuesOf = (sameKeys: ReferenceAttribute[][], except?: string) => {
+    if (sameKeys.length === 0) return Promise.resolve([]);
+    const ofKeys = sameKeys.flat();
     const statement = new Statement();
-    const text = `select coalesce(s.text_value, trim_scale(s.number_value::numeric)::text) as value,
+    const text = `select a.key, coalesce(s.text_value, trim_scale(s.number_value::numeric)::text) as value,
         min(s.number_value) as number, count(distinct p.id)::int as count
       from products p join product_specs s on s.product_id = p.id
-      where s.attribute_id = any(${statement.value(sameKey.map((attribute) => attribute.id))}::int[])
-        and ${whereOf(conditions, statement, sameKey[0]!.key)}
-      group by 1 order by 2 nulls last, 1`;
-    return run<{ value: string; number: number | null; count: number }>(undefined, text, statement.values);
-  });
+      join unnest(${statement.value(ofKeys.map((attribute) => attribute.id))}::int[],
+        ${statement.value(ofKeys.map((attribute) => attribute.key))}::text[]) a(id, key) on a.id = s.attribute_id
+      where ${whereOf(conditions, statement, except)}
+      group by 1, 2 order by 1, 3 nulls last, 2`;
+    return run<ValueCount>(undefined, text, statement.values);
+  };
   const [brands, [ratings], [availability], ...values] = await Promise.all([
     run<FacetValue>(undefined, brandSql, brand.values),
     run<Record<string, number>>(undefined, ratingSql, rating.values),
     run<{ count: number }>(undefined, availableSql, available.values),
-    ...valuesOf,
+    valuesOf(attributes.filter((sameKey) => !filtered.has(sameKey[0]!.key))),
+    ...attributes
+      .filter((sameKey) => filtered.has(sameKey[0]!.key))
+      .map((sameKey) => valuesOf([sameKey], sameKey[0]!.key)),
   ]);
+  const valuesByKey = new Map<string, ValueCount[]>();
+  for (const row of values.flat()) valuesByKey.set(row.key, [...(valuesByKey.get(row.key) ?? []), row]);
   const facets: Record<string, FacetValue[]> = {
     brand: brands,
     rating: [4, 3, 2, 1].map((stars) => ({
@@ -239,10 +279,10 @@ async function facetCounts(
     availability: [{ value: "inStock", label: "In stock", count: availability?.count ?? 0 }],
   };
   const facetAttributes: FacetAttribute[] = [];
-  attributes.forEach((sameKey, index) => {
+  attributes.forEach((sameKey) => {
     const { key, label, type, unit } = sameKey[0]!;
-    const rows = values[index]!;
-    if (rows.length === 0) return;
+    const rows = valuesByKey.get(key);
+    if (!rows) return;
     facets[key] = rows.map((row) => ({
       value: row.value,
       label: formatSpec(row.number ?? row.value, unit),

@@ -29,6 +29,7 @@ export interface ReferenceAttribute {
   type: "number" | "text" | "enum";
   unit: string;
   filterable: boolean;
+  betterWhen: "higher" | "lower" | null;
 }
 
 export interface CatalogReference {
@@ -63,6 +64,7 @@ async function loadReference(db: Db): Promise<CatalogReference> {
       type: attributes.type,
       unit: attributes.unit,
       filterable: attributes.filterable,
+      betterWhen: attributes.betterWhen,
     })
     .from(attributes)
     .orderBy(asc(attributes.categoryId), asc(attributes.position), asc(attributes.id));

@@ -14,6 +14,7 @@ import {
   storeInfoSchema,
 } from "@voltio/domain/catalog";
 import { errorSchema, idParamSchema } from "@voltio/domain/http";
+import { compareQuerySchema, compareReplySchema } from "@voltio/domain/compare";
 import { weekdayIn } from "@voltio/domain/weekday";
 import type { Db } from "../../db/client";
 import { rawQuery } from "../../db/raw";
@@ -22,7 +23,8 @@ import type { Identify } from "../../http/access";
 import type { PaymentProviderName } from "@voltio/domain/payments";
 import { replyKey, type CatalogCache } from "./cache";
 import { getNetworks, listCategories, listSales } from "./reference";
-import { getProduct, listProducts } from "./service";
+import { getProduct, listProducts, relatedProducts } from "./service";
+import { compareProducts } from "./compare";
 
 export interface CatalogRoutesDeps {
   db: Db;
@@ -83,6 +85,7 @@ export function catalogRoutes({
           listProducts(db, query, {
             includeOutOfStock,
             counts: cache.counts,
+            facets: cache.facets,
             reference: cache.reference,
             search: cache.search,
           }),
@@ -107,6 +110,42 @@ export function catalogRoutes({
           if (!product) throw new NotFound("Product Not Found!");
           return product;
         }),
+    );
+
+    app.get(
+      "/products/:id/related",
+      {
+        config: { access: "public" },
+        schema: {
+          tags: ["catalogue"],
+          summary:
+            "Products related to one: its narrowest category's first, then its brand's, then those most alike in specifications",
+          params: idParamSchema,
+          response: { 200: productListSchema.pick({ products: true, globalSales: true }), 400: errorSchema },
+        },
+      },
+      async (request, reply) =>
+        cached(reply, replyKey("related", "public", request.params), () =>
+          relatedProducts(db, request.params.id, cache.reference),
+        ),
+    );
+
+    app.get(
+      "/compare",
+      {
+        config: { access: "public" },
+        schema: {
+          tags: ["catalogue"],
+          summary:
+            "Up to 4 products of one category side by side: their specifications, what differs, what is best",
+          querystring: compareQuerySchema,
+          response: { 200: compareReplySchema, 400: errorSchema, 404: errorSchema },
+        },
+      },
+      async (request, reply) =>
+        cached(reply, replyKey("compare", "public", request.query), () =>
+          compareProducts(db, request.query.ids, cache.reference),
+        ),
     );
 
     app.get(

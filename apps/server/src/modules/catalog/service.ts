@@ -10,7 +10,7 @@ import { searchTerms } from "./search/words";
 import { AVAILABLE_STOCK_SQL } from "../inventory/stock";
 import type { Db } from "../../db/client";
 import type { TtlCache } from "./ttl-cache";
-import { SEARCH_FACET_MATCHES, facetedListing, facetedPage } from "./facets";
+import { SEARCH_FACET_MATCHES, facetedListing, facetedPage, type FacetedCountsCache } from "./facets";
 import { catalogReference, type CatalogReference } from "./reference";
 
 const PRODUCT_COLUMNS = `p.id, p.title, p.name, p.price_cents as "priceCents",
@@ -167,6 +167,7 @@ function statementName(prefix: string, sqlText: string): string {
 
 export interface CatalogCaches {
   counts?: TtlCache<number>;
+  facets?: FacetedCountsCache;
   reference?: TtlCache<CatalogReference>;
   search: LiveSearchIndex;
 }
@@ -217,6 +218,7 @@ async function facetedProducts(
   const { ids, total, facets, facetAttributes } = await facetedPage(run, query, reference, {
     includeOutOfStock: options.includeOutOfStock,
     searchIds,
+    counts: options.facets,
   });
   const reply = listReply(query, await rowsInOrder(run, ids), total, reference);
   return facets ? { ...reply, facets, facetAttributes } : reply;
@@ -375,4 +377,48 @@ export async function getProduct(
   ]);
 
   return row ? toProduct(row, reference) : null;
+}
+
+/** How many related products a product page shows at most. */
+export const RELATED_LIMIT = 20;
+
+/**
+ * GET /products/:id/related (docs/product-rules.md §2.6, issue 41): products for sale sharing a category
+ * with it, those of its narrowest category first (a mouse's mice before the Peripheral keyboards), then the
+ * same brand, then the most specification values in common.
+ */
+export async function relatedProducts(
+  db: Db,
+  id: number,
+  cache?: TtlCache<CatalogReference>,
+): Promise<Pick<ProductList, "products" | "globalSales">> {
+  const run = rawQuery(db);
+  const [ids, reference] = await Promise.all([
+    run.arrays<[number]>(
+      "products_related",
+      `with mine as (select category_id from product_categories where product_id = $1),
+         narrowest as (select category_id from product_categories where category_id in (select category_id from mine)
+           group by category_id order by count(*), category_id limit 1),
+         brand as (select brand_id from products where id = $1),
+         specs as (select attribute_id, number_value, text_value from product_specs where product_id = $1)
+       select p.id from products p
+       where p.deleted_at is null and p.stock > 0 and p.id <> $1
+         and exists (select 1 from product_categories pc where pc.product_id = p.id
+           and pc.category_id in (select category_id from mine))
+       order by 4 * (exists (select 1 from product_categories pc where pc.product_id = p.id
+             and pc.category_id = (select category_id from narrowest)))::int
+         + 2 * (p.brand_id = (select brand_id from brand))::int
+         + (select count(*) from product_specs s join specs m on m.attribute_id = s.attribute_id
+             and (m.number_value = s.number_value or m.text_value = s.text_value)
+           where s.product_id = p.id)::int desc, p.id
+       limit $2`,
+      [id, RELATED_LIMIT],
+    ),
+    catalogReference(db, cache),
+  ]);
+  const rows = await rowsInOrder(
+    run,
+    ids.map(([related]) => related),
+  );
+  return { products: rows.map((row) => toProduct(row, reference)), globalSales: reference.globalSales };
 }
