@@ -60,9 +60,21 @@ const scenarios = [
     path: "/api/products?categoryId=6&minPrice=10&maxPrice=100&offset=1",
     floor: true,
   },
+  {
+    // Issue 41: a shopper's filter panel on a category: a brand, a number range and an enum, with the counts.
+    name: "faceted: brand + range + enum, counts",
+    path: `/api/products?categoryId=9&brand=seagate&spec.capacity_gb.min=2000&spec.interface=SATA&facets=1&offset=1`,
+    floor: false,
+  },
+  {
+    name: "faceted: a category's counts",
+    path: "/api/products?categoryId=16&facets=1&offset=1",
+    floor: false,
+  },
   { name: "search 'logitec mose'", path: "/api/products?search=logitec%20mose&offset=1", floor: false },
   { name: "search 'laptop'", path: "/api/products?search=laptop&offset=1", floor: false },
   { name: "search 'wireless mouse'", path: "/api/products?search=wireless%20mouse&offset=1", floor: false },
+  { name: "search '32gb laptop' (specs)", path: "/api/products?search=32gb%20laptop&offset=1", floor: false },
   {
     name: `search '${BROAD_WORD}' (broad)`,
     path: `/api/products?search=${BROAD_WORD}&offset=1`,

@@ -109,11 +109,14 @@ export const generateProducts =
     const started = Date.now();
     const { db } = database;
     await db.execute(sql`
-    insert into products (title, name, price_cents, shipping_cost_cents, stock, description)
+    insert into products (title, name, price_cents, shipping_cost_cents, stock, description, brand_id, options)
     select t.title || ' ' || g, t.name || ' v' || g, greatest(100, (t.price_cents * (0.5 + (g % 97) / 97.0))::int),
            case when g % 7 = 0 then 0 else t.shipping_cost_cents end, case when g % 50 = 0 then 0 else 1 + g % 100 end,
-           t.description
-    from generate_series(1, ${products - 59}::int) g join products t on t.id = 1 + g % 59`);
+           t.description, c.brand_id,
+           case when c.options = '[]'::jsonb then ${sql.raw(`'${GENERATED_OPTIONS}'`)}::jsonb else c.options end
+    from generate_series(1, ${products - 59}::int) g join products t on t.id = 1 + g % 59
+    -- The brand and options of the product whose categories it copies below (its title's neighbour).
+    join products c on c.id = 1 + (g - 1) % 59`);
     await db.execute(sql`
     insert into product_images (product_id, url, alt_text, position)
     select p.id, i.url, p.title, i.position from products p
@@ -122,6 +125,7 @@ export const generateProducts =
     insert into product_categories (product_id, category_id)
     select p.id, c.category_id from products p join product_categories c on c.product_id = 1 + (p.id - 60) % 59
     where p.id > 59`);
+    await generateCatalogueStructure(database);
     await db.execute(sql`vacuum analyze`);
     const [counted] = (
       (await db.execute(sql`
@@ -129,7 +133,57 @@ export const generateProducts =
              count(*) filter (where title || ' ' || name || ' ' || description ~* ${`\\m${BROAD_WORD}\\M`})::int as broad
       from products`)) as unknown as { rows: { n: number; broad: number }[] }
     ).rows;
+    const [shape] = (
+      (await db.execute(sql`
+      select count(*) filter (where retired_at is null)::int as variants,
+             (select count(*)::int from product_specs) as specs from product_variants`)) as unknown as {
+        rows: { variants: number; specs: number }[];
+      }
+    ).rows;
     console.log(
-      `${database.kind}: ${counted!.n} products in ${((Date.now() - started) / 1000).toFixed(1)} s; '${BROAD_WORD}' is in ${((100 * counted!.broad) / counted!.n).toFixed(0)}% of them`,
+      `${database.kind}: ${counted!.n} products (${shape!.variants} variants, ${shape!.specs} specification values) in ${((Date.now() - started) / 1000).toFixed(1)} s; '${BROAD_WORD}' is in ${((100 * counted!.broad) / counted!.n).toFixed(0)}% of them`,
     );
   };
+
+/** What a generated product of a demo product sold one way is sold in: three colours. */
+const GENERATED_COLOURS = ["Black", "White", "Silver"];
+const GENERATED_OPTIONS = JSON.stringify([{ name: "Colour", values: GENERATED_COLOURS }]);
+
+/**
+ * Issue 41's catalogue shape for the generated products: the brand and specifications of the demo product whose
+ * categories each copies (sizes varied, so ranges have more values), and ~3 variants each: the demo product's own
+ * option values when it has options, else three colours. Prices and stock keep the product row as generated
+ * (the lowest variant costs its price, the variants' stock adds up to its stock).
+ */
+async function generateCatalogueStructure({ db }: Database): Promise<void> {
+  // A copy's sizes in GB: the demo value, doubled for every third copy (RAM 16 → 32 GB, 2 TB → 4 TB).
+  await db.execute(sql`
+    insert into product_specs (product_id, attribute_id, number_value, text_value)
+    select p.id, s.attribute_id,
+           s.number_value * case when a.unit = 'GB' and p.id % 3 = 0 then 2 else 1 end, s.text_value
+    from products p join product_specs s on s.product_id = 1 + (p.id - 60) % 59
+    join attributes a on a.id = s.attribute_id where p.id > 59`);
+  // The template's live variants with options, or three colours; the first at the product's price, the others
+  // dearer; the stock split so that it adds up to the product's.
+  await db.execute(sql`
+    insert into product_variants (product_id, sku, options, price_cents, stock, position)
+    select p.id, 'G' || p.id || '-' || k.n, k.options,
+           p.price_cents + k.n * 1000,
+           case when k.n = 0 then p.stock - (k.count - 1) * (p.stock / k.count) else p.stock / k.count end,
+           k.n
+    from products p
+    cross join lateral (
+      select (row_number() over (order by v.position, v.id) - 1)::int as n, v.options, count(*) over ()::int as count
+      from product_variants v
+      where v.product_id = 1 + (p.id - 60) % 59 and v.retired_at is null and v.options <> '{}'::jsonb
+      union all
+      select c.n - 1, jsonb_build_object('Colour', c.colour), ${GENERATED_COLOURS.length}
+      from unnest(${sql.raw(`'{${GENERATED_COLOURS.join(",")}}'`)}::text[]) with ordinality as c(colour, n)
+      where not exists (select 1 from product_variants v where v.product_id = 1 + (p.id - 60) % 59
+        and v.retired_at is null and v.options <> '{}'::jsonb)
+    ) k
+    where p.id > 59`);
+  // The default variant each product was given on insert: sold as its options now.
+  await db.execute(sql`
+    update product_variants set retired_at = now() where product_id > 59 and options = '{}'::jsonb`);
+}

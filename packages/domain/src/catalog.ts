@@ -50,9 +50,12 @@ const productListQueryObject = z.object({
   minRating: integerInput(1, 5).optional().describe("Rated at least this on average"),
   inStock: queryBooleanSchema.optional().describe("true: only what can be bought now"),
   maxStock: integerInput(0).optional().describe("At most this many units (the back office's low stock)"),
-  facets: queryBooleanSchema
+  // The contract writes `facets=1`; the storefront writes `true`.
+  facets: z
+    .enum(["true", "1", "false", "0"], { error: "must be true or 1 (or false or 0)" })
+    .transform((value) => value === "true" || value === "1")
     .optional()
-    .describe("true: the reply adds the counts per value of each facet, each under every other filter"),
+    .describe("true or 1: the reply adds the counts per value of each facet, each under every other filter"),
 });
 
 export const productListQuerySchema = productListQueryObject
