@@ -4,9 +4,7 @@
  * weighs them with its first visit. No imports: the budget check reads it outside the browser build.
  */
 export const PAGE_TEXTS = {
-  // Brands, specifications, variants, facets and compare (issue 41): not on the home page's first visit.
-  ProductListPage: ["catalogue"],
-  ProductPage: ["catalogue"],
+  // Compare (issue 41); the listing's and product page's parts of issue 41 load these texts with their code.
   ComparePage: ["catalogue"],
   LoginPage: ["account"],
   ForgotPasswordPage: ["account"],

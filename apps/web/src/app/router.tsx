@@ -11,11 +11,8 @@ import { Layout } from "./Layout";
  */
 export const lazyPages = {
   HomePage: lazy(() => import("@/features/catalog/HomePage")),
-  ProductListPage: lazyWithTexts(
-    () => import("@/features/catalog/ProductListPage"),
-    ...PAGE_TEXTS.ProductListPage,
-  ),
-  ProductPage: lazyWithTexts(() => import("@/features/product/ProductPage"), ...PAGE_TEXTS.ProductPage),
+  ProductListPage: lazy(() => import("@/features/catalog/ProductListPage")),
+  ProductPage: lazy(() => import("@/features/product/ProductPage")),
   ComparePage: lazyWithTexts(() => import("@/features/compare/ComparePage"), ...PAGE_TEXTS.ComparePage),
   AboutPage: lazy(() => import("@/features/about/AboutPage")),
   LoginPage: lazyWithTexts(() => import("@/features/auth/LoginPage"), ...PAGE_TEXTS.LoginPage),

@@ -7,7 +7,6 @@ export const catalogueEn = {
   variants: {
     choose: "Choose {{option}}",
     chosen: "{{option}}: {{value}}",
-    soldOut: "Sold out",
     unavailable: "Not available in this combination",
     valueSoldOut: "{{value}}, sold out",
     valueUnavailable: "{{value}}, not available with your other choices",
@@ -16,11 +15,7 @@ export const catalogueEn = {
     increase: "One more",
     addToCart: "Add to cart",
     addedToCart: "Added to the cart !",
-    onlyLeft: "Only {{count}} left",
-    soldOutChoice: "This choice is sold out. Ask to be told when it is back.",
-    sku: "SKU {{sku}}",
     status: "{{variant}}: {{price}}, {{stock}}",
-    inStock: "in stock",
   },
   specs: {
     heading: "Specifications",
@@ -75,10 +70,5 @@ export const catalogueEn = {
     showResults_one: "Show {{count}} product",
     showResults_other: "Show {{count}} products",
     close: "Close filters",
-  },
-  listing: {
-    from: "From",
-    colours: "Colours",
-    moreColours: "+{{count}}",
   },
 };

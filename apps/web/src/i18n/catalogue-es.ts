@@ -5,7 +5,6 @@ export const catalogueEs: typeof catalogueEn = {
   variants: {
     choose: "Elige {{option}}",
     chosen: "{{option}}: {{value}}",
-    soldOut: "Agotado",
     unavailable: "No disponible en esta combinación",
     valueSoldOut: "{{value}}, agotado",
     valueUnavailable: "{{value}}, no disponible con tus otras elecciones",
@@ -14,11 +13,7 @@ export const catalogueEs: typeof catalogueEn = {
     increase: "Uno más",
     addToCart: "Agregar al carrito",
     addedToCart: "¡Agregado al carrito!",
-    onlyLeft: "Quedan solo {{count}}",
-    soldOutChoice: "Esta opción está agotada. Pide que te avisemos cuando vuelva.",
-    sku: "SKU {{sku}}",
     status: "{{variant}}: {{price}}, {{stock}}",
-    inStock: "en stock",
   },
   specs: {
     heading: "Especificaciones",
@@ -73,10 +68,5 @@ export const catalogueEs: typeof catalogueEn = {
     showResults_one: "Ver {{count}} producto",
     showResults_other: "Ver {{count}} productos",
     close: "Cerrar filtros",
-  },
-  listing: {
-    from: "Desde",
-    colours: "Colores",
-    moreColours: "+{{count}}",
   },
 };

@@ -114,6 +114,9 @@ export const en = {
     seeAll: "See all",
   },
   listing: {
+    from: "From",
+    colours: "Colours",
+    moreColours: "+{{count}}",
     breadcrumb: "Breadcrumb",
     resultsFor: "Results for “{{search}}”",
     filters: "Filters",
@@ -141,6 +144,11 @@ export const en = {
     categoryMissing: "Category not found",
     categoryMissingHint: "There is no category number {{id}}. It may have been removed.",
     refused: "This list can't be shown",
+  },
+  variants: {
+    soldOut: "Sold out",
+    onlyLeft: "Only {{count}} left",
+    soldOutChoice: "This choice is sold out. Ask to be told when it is back.",
   },
   product: {
     notFound: "Product Not Found!",

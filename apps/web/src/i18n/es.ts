@@ -112,6 +112,9 @@ export const es: Messages = {
     seeAll: "Ver todo",
   },
   listing: {
+    from: "Desde",
+    colours: "Colores",
+    moreColours: "+{{count}}",
     breadcrumb: "Ruta de navegación",
     resultsFor: "Resultados para «{{search}}»",
     filters: "Filtros",
@@ -139,6 +142,11 @@ export const es: Messages = {
     categoryMissing: "Categoría no encontrada",
     categoryMissingHint: "No existe la categoría número {{id}}. Puede que la hayan eliminado.",
     refused: "No se puede mostrar esta lista",
+  },
+  variants: {
+    soldOut: "Agotado",
+    onlyLeft: "Quedan solo {{count}}",
+    soldOutChoice: "Esta opción está agotada. Pide que te avisemos cuando vuelva.",
   },
   product: {
     notFound: "¡Producto no encontrado!",

@@ -1,5 +1,4 @@
 import { useId, type FormEvent } from "react";
-import { Star } from "lucide-react";
 import type { FacetAttribute, FacetValue, ProductList } from "@voltio/domain/catalog";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { useTranslation } from "@/i18n";
@@ -10,7 +9,7 @@ import {
   withRange,
   withValueToggled,
   withoutFacets,
-} from "./facet-query";
+} from "./listing-query";
 
 interface FacetFiltersProps {
   params: URLSearchParams;
@@ -79,13 +78,10 @@ export function FacetFilters({ params, reply, onChange }: FacetFiltersProps) {
                       : "border-line bg-card text-ink hover:border-accent"
                   }`}
                 >
-                  <span className="flex items-center gap-1.5">
-                    <Star
-                      size={14}
-                      aria-hidden
-                      fill="currentColor"
-                      className="text-amber-600 dark:text-amber-400"
-                    />
+                  <span>
+                    <span aria-hidden className="text-amber-600 dark:text-amber-400">
+                      ★{" "}
+                    </span>
                     {t("facets.ratingAtLeast", { stars: entry.value })}
                   </span>
                   <span className="text-xs text-muted tabular-nums">

@@ -1,7 +1,5 @@
 import type { ComponentProps } from "react";
 import type { Product } from "@voltio/domain/catalog";
-import { isColourOption } from "@voltio/domain/variants";
-import { swatchClass } from "@/components/colour-swatch";
 import { ProductTile } from "@/components/ui/ProductTile";
 import { useTranslation } from "@/i18n";
 
@@ -12,9 +10,12 @@ const SWATCHES = 5;
 export const pricesDiffer = (product: Pick<Product, "variants">) =>
   new Set(product.variants.map((variant) => variant.price)).size > 1;
 
-/** The values of its Colour option, if it has one. */
+/**
+ * The values of its Colour option, if it has one. variants.ts isColourOption's rule, written here: importing
+ * that module would add a chunk to the listing's first script (its weight budget).
+ */
 export const colourValues = (product: Pick<Product, "options">) =>
-  product.options.find((option) => isColourOption(option.name))?.values ?? [];
+  product.options.find((option) => /^colou?r$/i.test(option.name.trim()))?.values ?? [];
 
 /**
  * A listing card (issue 41 point 4): one per product, whatever its variants; 'From' its lowest price when
@@ -37,7 +38,8 @@ export function ListingTile(props: Omit<ComponentProps<typeof ProductTile>, "ext
                 key={colour}
                 aria-hidden
                 title={colour}
-                className={`h-3.5 w-3.5 rounded-full border border-line ${swatchClass(colour)}`}
+                data-swatch={colour.trim().toLowerCase()}
+                className="h-3.5 w-3.5 rounded-full border border-line"
               />
             ))}
             {colours.length > SWATCHES && (

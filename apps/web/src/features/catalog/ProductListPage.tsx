@@ -1,6 +1,7 @@
 import { useDeferredValue, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useTranslation } from "@/i18n";
+import { loadTexts, useTranslation } from "@/i18n";
+import { lazySection } from "@/components/lazy-section";
 import { SlidersHorizontal } from "lucide-react";
 import { useCategories } from "@/api/catalog";
 import { useStoreInfo } from "@/api/store";
@@ -11,21 +12,29 @@ import { ProductTileSkeleton } from "@/components/ui/Skeleton";
 import { SEARCH_MAX_LENGTH, searchTooLong } from "@voltio/domain/listing";
 import { ApiError } from "@/api/client";
 import { FilterPanel } from "./FilterPanel";
-import { filtersFrom, withPage } from "./listing-query";
+import { facetFilterCount, filtersFrom, withPage } from "./listing-query";
 import { NoResults } from "./NoResults";
 import { Pagination } from "./Pagination";
 import { LoadError } from "@/components/LoadError";
 import { lazyDialog } from "@/components/lazy-dialog";
-import { comparePath, useCompareList } from "@/components/compare-list";
 import { useWindowWidth } from "@/components/use-window-width";
-import { textLinkClass } from "@/components/ui/text-link";
-import { useFacets, useListing } from "./api";
-import { FacetFilters } from "./FacetFilters";
-import { facetFilterCount } from "./facet-query";
+import { useFacets, useListing } from "./listing-api";
 import { ListingTile } from "./ListingTile";
 
+// Issue 41's parts (facet filters, the compare link, the phone's filter sheet) come after the page's code,
+// each with the catalogue's texts: the listing's first script stays within the storefront's budget (ADR 0006).
+const withCatalogueTexts = <T,>(load: Promise<T>) =>
+  Promise.all([load, loadTexts("catalogue")]).then(([loaded]) => loaded);
+const FacetFilters = lazySection(() =>
+  withCatalogueTexts(import("./FacetFilters").then((module) => module.FacetFilters)),
+);
+const CompareLink = lazySection(() =>
+  withCatalogueTexts(import("./CompareLink").then((module) => module.CompareLink)),
+);
 // The phone's filter sheet: its dialog code comes the first time it opens.
-const FilterSheet = lazyDialog(() => import("./FilterSheet").then((module) => module.default));
+const FilterSheet = lazyDialog(() =>
+  withCatalogueTexts(import("./FilterSheet").then((module) => module.default)),
+);
 /** Below this width (Tailwind's lg) the filters are a sheet behind the Filters button. */
 const SHEET_BELOW = 1024;
 
@@ -43,7 +52,6 @@ export function ProductListPage() {
   const tooLong = searchTooLong(filters.search);
   const products = useListing(params, { enabled: !tooLong });
   const facets = useFacets(params, { enabled: !tooLong });
-  const compared = useCompareList();
   const phone = useWindowWidth() < SHEET_BELOW;
   // Every category, also one with nothing for sale: the heading names it, and an unknown id is said so.
   const categories = useCategories();
@@ -199,14 +207,7 @@ export function ProductListPage() {
           <p className="mt-1 text-sm text-muted" aria-live="polite">
             {counted && data ? t("catalog.results", { count: data.total }) : "\u00a0"}
           </p>
-          {compared.length > 0 && (
-            <Link
-              to={comparePath(compared.map((item) => item.id))}
-              className={`mt-1 inline-block text-sm font-semibold ${textLinkClass}`}
-            >
-              {t("compare.link", { count: compared.length })}
-            </Link>
-          )}
+          <CompareLink />
         </div>
         <Button
           variant="secondary"

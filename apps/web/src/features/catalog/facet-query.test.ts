@@ -7,7 +7,7 @@ import {
   withRange,
   withValueToggled,
   withoutFacets,
-} from "./facet-query";
+} from "./listing-query";
 
 const query = (text: string) => new URLSearchParams(text);
 

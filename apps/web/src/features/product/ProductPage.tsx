@@ -1,5 +1,5 @@
 import { Link, useParams, useSearchParams } from "react-router";
-import { useTranslation } from "@/i18n";
+import { loadTexts, useTranslation } from "@/i18n";
 import { Truck } from "lucide-react";
 import { priceToday } from "@voltio/domain/pricing";
 import { ApiError } from "@/api/client";
@@ -23,11 +23,6 @@ import { LoadError } from "@/components/LoadError";
 import { lazySection } from "@/components/lazy-section";
 import { useNearViewport } from "@/components/use-near-viewport";
 import { usd } from "@/components/ui/usd";
-import { chooseOption, variantLabel } from "@voltio/domain/variants";
-import { CompareButton } from "./CompareButton";
-import { SpecTable } from "./SpecTable";
-import { VariantAddToCart } from "./VariantAddToCart";
-import { VariantPicker } from "./VariantPicker";
 import { stockText } from "./StockText";
 import { chosenVariant, variantImages, variantPriceToday, withVariant } from "./variant-choice";
 
@@ -41,6 +36,22 @@ const RelatedProducts = lazySection(() =>
   import("./RelatedProducts").then((module) => module.RelatedProducts),
 );
 const StockAlert = lazySection(() => import("./StockAlert").then((module) => module.StockAlert));
+// Issue 41's parts (option pickers, quantity, specifications, compare) come after the page's code, each with
+// the catalogue's texts: a product page's first script stays within the storefront's budget (ADR 0006).
+const withCatalogueTexts = <T,>(load: Promise<T>) =>
+  Promise.all([load, loadTexts("catalogue")]).then(([loaded]) => loaded);
+const VariantPicker = lazySection(() =>
+  withCatalogueTexts(import("./VariantPicker").then((module) => module.VariantPicker)),
+);
+const VariantAddToCart = lazySection(() =>
+  withCatalogueTexts(import("./VariantAddToCart").then((module) => module.VariantAddToCart)),
+);
+const SpecTable = lazySection(() =>
+  withCatalogueTexts(import("./SpecTable").then((module) => module.SpecTable)),
+);
+const CompareButton = lazySection(() =>
+  withCatalogueTexts(import("./CompareButton").then((module) => module.CompareButton)),
+);
 
 function ProductSkeleton() {
   return (
@@ -87,11 +98,9 @@ export function ProductPage() {
     : priceToday(product, globalSales, today);
   const stock = variant?.stock ?? product.stock;
   const images = variantImages(product, variant);
-  const pick = (optionName: string, value: string) => {
-    const next = variant && chooseOption(product.variants, variant.options, optionName, value);
-    // Replaced, not pushed: the choice is shareable without filling the history with every click.
-    if (next) setParams(withVariant(params, next.id), { replace: true, preventScrollReset: true });
-  };
+  // Replaced, not pushed: the choice is shareable without filling the history with every click.
+  const choose = (variantId: number) =>
+    setParams(withVariant(params, variantId), { replace: true, preventScrollReset: true });
 
   return (
     <div className="flex flex-col gap-16">
@@ -123,20 +132,16 @@ export function ProductPage() {
           )}
           {variant && (
             <div className="mt-6">
-              <VariantPicker product={product} chosen={variant} onPick={pick} />
+              <VariantPicker
+                product={product}
+                chosen={variant}
+                onChoose={choose}
+                price={usd(price.unitCents)}
+                stock={stockText(t, stock, FEW_LEFT)}
+              />
             </div>
           )}
           <Card raised className="mt-6 flex flex-col gap-3 p-5">
-            {variant && (
-              // Said when the choice changes: its name, price and stock.
-              <p aria-live="polite" className="sr-only">
-                {t("variants.status", {
-                  variant: variantLabel(product.options, variant.options),
-                  price: usd(price.unitCents),
-                  stock: stockText(t, stock, FEW_LEFT),
-                })}
-              </p>
-            )}
             {price.sale && <DiscountBadge sale={price.sale} className="self-start" />}
             <PriceTag price={price} size="lg" />
             <p className="flex items-center gap-2 text-sm text-muted">
@@ -187,9 +192,8 @@ export function ProductPage() {
         </ul>
       </section>
 
-      <SpecTable product={product} />
-
       <div ref={belowTheFold} className="flex flex-col gap-16">
+        <SpecTable product={product} until={nearBelowTheFold} />
         <ReviewsSection productId={product.id} until={nearBelowTheFold} />
         <RelatedProducts product={product} today={today} until={nearBelowTheFold} />
       </div>

@@ -10,9 +10,9 @@ import { Button } from "@/components/ui/Button";
 import { focusRingClass } from "@/components/ui/focus-ring";
 import { showToast } from "@/components/ui/toast";
 import { useTranslation } from "@/i18n";
-import { clampQuantity } from "./variant-choice";
+import { clampQuantity } from "./quantity";
 
-const stepClass = `grid h-11 w-11 place-items-center text-ink transition hover:text-accent-strong disabled:cursor-not-allowed disabled:text-muted ${focusRingClass}`;
+export const stepClass = `grid h-11 w-11 place-items-center text-ink transition hover:text-accent-strong disabled:cursor-not-allowed disabled:text-muted ${focusRingClass}`;
 
 /**
  * The chosen variant into the cart, with a quantity (issue 41): a signed-in shopper's line on the server

@@ -1,14 +1,16 @@
 import { useId } from "react";
 import type { Product, Variant } from "@voltio/domain/catalog";
-import { isColourOption, optionValueState } from "@voltio/domain/variants";
-import { swatchClass } from "@/components/colour-swatch";
+import { chooseOption, isColourOption, optionValueState, variantLabel } from "@voltio/domain/variants";
 import { useTranslation } from "@/i18n";
 
 interface VariantPickerProps {
   product: Pick<Product, "options" | "variants">;
   chosen: Variant;
-  /** A value picked: the page moves to the variant chooseOption finds for it. */
-  onPick: (optionName: string, value: string) => void;
+  /** A value picked: the page moves to this variant (chooseOption's for it). */
+  onChoose: (variantId: number) => void;
+  /** The chosen variant's price and stock as the page shows them: said when the choice changes. */
+  price: string;
+  stock: string;
 }
 
 /**
@@ -17,11 +19,18 @@ interface VariantPickerProps {
  * sold out is marked, in text as well as in look; both stay pickable, and picking moves to the nearest
  * variant that has the value.
  */
-export function VariantPicker({ product, chosen, onPick }: VariantPickerProps) {
+export function VariantPicker({ product, chosen, onChoose, price, stock }: VariantPickerProps) {
   const { t } = useTranslation();
   const baseId = useId();
+  const onPick = (optionName: string, value: string) => {
+    const next = chooseOption(product.variants, chosen.options, optionName, value);
+    if (next) onChoose(next.id);
+  };
   return (
     <div className="flex flex-col gap-4">
+      <p aria-live="polite" className="sr-only">
+        {t("variants.status", { variant: variantLabel(product.options, chosen.options), price, stock })}
+      </p>
       {product.options.map((option, optionIndex) => {
         const colour = isColourOption(option.name);
         const current = chosen.options[option.name];
@@ -66,7 +75,8 @@ export function VariantPicker({ product, chosen, onPick }: VariantPickerProps) {
                     {colour && (
                       <span
                         aria-hidden
-                        className={`h-5 w-5 shrink-0 rounded-full border border-line shadow-inner ${swatchClass(value)}`}
+                        data-swatch={value.trim().toLowerCase()}
+                        className="h-5 w-5 shrink-0 rounded-full border border-line shadow-inner"
                       />
                     )}
                     <span className={state === "unavailable" ? "line-through decoration-1" : ""}>
