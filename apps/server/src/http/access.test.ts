@@ -3,6 +3,7 @@ import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "@voltio/domain/payments";
+import { PRODUCT_CSV_COLUMNS } from "@voltio/domain/product-csv";
 import { createTestApp, type TestContext } from "../../test/app";
 import { SoftAuthenticator } from "../../test/webauthn-authenticator";
 import { startPendingLogin } from "../modules/auth/second-factor/pending-login";
@@ -337,6 +338,20 @@ const MATRIX: Record<string, Row> = {
   "GET /api/products/:id/related": {
     expect: everyone(200),
     request: () => ({ url: "/api/products/11/related" }),
+  },
+  "GET /api/admin/products/export.csv": {
+    expect: adminOnly(200),
+    request: () => ({ url: "/api/admin/products/export.csv" }),
+  },
+  // A file of the columns alone: nothing to write, for anyone allowed to.
+  "POST /api/admin/products/import": {
+    expect: adminOnly(200),
+    request: () => ({
+      method: "POST",
+      url: "/api/admin/products/import",
+      headers: { "content-type": "text/csv" },
+      payload: `${PRODUCT_CSV_COLUMNS.join(",")}\n`,
+    }),
   },
   "GET /api/compare": { expect: everyone(200), request: () => ({ url: "/api/compare?ids=58,55" }) },
   "GET /api/attributes": { expect: everyone(200), request: () => ({ url: "/api/attributes" }) },

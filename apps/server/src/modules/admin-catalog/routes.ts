@@ -7,7 +7,8 @@ import {
 } from "@voltio/domain/admin";
 import { productSchema, saleSchema } from "@voltio/domain/catalog";
 import { variantParamsSchema, variantsInputSchema } from "@voltio/domain/catalog-structure";
-import { idParamSchema, messageReplySchema } from "@voltio/domain/http";
+import { errorSchema, idParamSchema, messageReplySchema } from "@voltio/domain/http";
+import { z } from "zod";
 import type { Db } from "../../db/client";
 import { NotFound } from "../../errors";
 import { signedIn } from "../../http/access";
@@ -18,6 +19,7 @@ import { getProduct } from "../catalog/service";
 import { PRODUCT_NOT_FOUND, createProduct, deleteProduct, updateProduct } from "./products";
 import { SALE_NOT_FOUND, createSale, deleteSale, updateSale } from "./sales";
 import { replaceVariants, retireVariant } from "./variants";
+import { CsvRefused, exportProductsCsv, importProductsCsv } from "./csv";
 
 export interface AdminCatalogRoutesDeps {
   db: Db;
@@ -149,6 +151,73 @@ export function adminCatalogRoutes({
         return changedProduct(request.params.id);
       },
     );
+
+    app.get(
+      "/admin/products/export.csv",
+      {
+        ...admin,
+        schema: {
+          tags: ["admin"],
+          summary: "Every product with its brand, specifications and variants as CSV, a row per variant",
+          security: BEARER,
+          response: {
+            200: {
+              description:
+                "A header row (product-csv.ts PRODUCT_CSV_COLUMNS, then spec:<key>), a row per variant",
+              content: { "text/csv": { schema: z.string() } },
+            },
+            ...SIGNED_IN_ERRORS,
+          },
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .type("text/csv; charset=utf-8")
+          .header("content-disposition", 'attachment; filename="products.csv"')
+          .send(await exportProductsCsv(db)),
+    );
+
+    await app.register(async (csv) => {
+      // A file of several thousand rows is larger than the API's usual bodies.
+      csv.addContentTypeParser(
+        "text/csv",
+        { parseAs: "string", bodyLimit: 20 * 1024 * 1024 },
+        (_request, body, done) => done(null, body),
+      );
+      csv.post(
+        "/admin/products/import",
+        {
+          ...admin,
+          schema: {
+            tags: ["admin"],
+            summary:
+              "Create and update products from CSV (the export's columns), in one transaction: any problem refuses the file",
+            security: BEARER,
+            body: z.string().describe("text/csv"),
+            response: {
+              200: z.object({ created: z.number().int(), updated: z.number().int() }),
+              ...SIGNED_IN_ERRORS,
+              400: errorSchema.extend({
+                errors: z
+                  .array(z.object({ line: z.number().int(), field: z.string(), reason: z.string() }))
+                  .optional(),
+              }),
+            },
+          },
+        },
+        async (request, reply) => {
+          try {
+            const counts = await importProductsCsv(db, signedIn(request), request.body as string);
+            catalogWritten();
+            await afterStockWrite?.();
+            return counts;
+          } catch (error) {
+            if (!(error instanceof CsvRefused)) throw error;
+            return reply.code(400).send({ error: error.message, errors: error.problems });
+          }
+        },
+      );
+    });
 
     app.post(
       "/sale",
