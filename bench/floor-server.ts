@@ -1,7 +1,7 @@
 /**
  * The floor of `npm run bench:catalog`: GET /api/products with no framework — node:http,
  * the driver (pg, or PGlite in this process) and the listing's two statements (the page's ids, then those
- * products with their pictures and category ids), each count asked once per filter as Voltio caches it, the
+ * products with their pictures, category ids, brand, specifications and variants), each count asked once per filter as Voltio caches it, the
  * categories and sales read once at start. It sends the very bytes Voltio sends (the benchmark compares them
  * before measuring), so Voltio's req/s divided by this one's is what Voltio's own code costs.
  *
@@ -79,11 +79,28 @@ const globalSales = sales.filter((sale) => !linked.has(sale.id));
 const ROWS = `select p.id, p.title, p.name, p.price_cents, p.shipping_cost_cents, ${AVAILABLE_STOCK_SQL} as stock,
   p.description,
   (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
-   from product_images i where i.product_id = p.id) as images,
+   from product_images i where i.product_id = p.id and i.variant_id is null) as images,
   (select coalesce(json_agg(pc.category_id order by pc.category_id), '[]')
    from product_categories pc where pc.product_id = p.id) as category_ids,
-  p.rating_sum, p.rating_count
+  p.rating_sum, p.rating_count,
+  (select json_build_object('id', b.id, 'name', b.name, 'slug', b.slug) from brands b where b.id = p.brand_id) as brand,
+  (select coalesce(json_agg(json_build_object('key', a.key, 'label', a.label,
+     'value', coalesce(to_jsonb(s.number_value), to_jsonb(s.text_value)), 'unit', a.unit) order by a.position, a.id), '[]')
+   from product_specs s join attributes a on a.id = s.attribute_id where s.product_id = p.id) as specs,
+  p.options,
+  (select coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'options', v.options,
+     'priceCents', v.price_cents, 'saleEligible', v.sale_eligible,
+     'stock', (v.stock - coalesce((select sum(h.units) from stock_holds h
+        where h.variant_id = v.id and h.expires_at > now()), 0))::int,
+     'images', (select coalesce(json_agg(json_build_object('url', i.url, 'altText', i.alt_text) order by i.position), '[]')
+        from product_images i where i.variant_id = v.id)) order by v.position, v.id), '[]')
+   from product_variants v where v.product_id = p.id and v.retired_at is null) as variants
   from products p where p.id = any($1::int[])`;
+
+interface VariantRow {
+  priceCents: number;
+  [field: string]: unknown;
+}
 
 const counts = new Map<string, number>();
 
@@ -158,6 +175,13 @@ async function listing(params: URLSearchParams): Promise<string> {
         average: ratingAverage(row.rating_sum as number, row.rating_count as number),
         count: row.rating_count,
       },
+      brand: row.brand,
+      specs: row.specs,
+      options: row.options,
+      variants: (row.variants as VariantRow[]).map(({ priceCents, ...variant }) => ({
+        ...variant,
+        price: priceCents / 100,
+      })),
     };
   });
   const totalPages = Math.ceil(total / limit);

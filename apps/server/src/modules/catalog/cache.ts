@@ -4,19 +4,26 @@ import { TtlCache } from "./ttl-cache";
 import type { CatalogReference } from "./reference";
 import type { FacetedCounts, FacetedCountsCache } from "./facets";
 
-/** About what a facet count holds: its values' texts and numbers (64 bytes each) and the labels. */
-const facetedCountsBytes = ({ facets, facetAttributes }: FacetedCounts) =>
-  8 +
-  Object.values(facets ?? {}).reduce(
-    (sum, values) =>
-      sum + values.reduce((bytes, { value, label }) => bytes + 64 + 2 * (value.length + label.length), 0),
-    0,
-  ) +
-  64 * (facetAttributes?.length ?? 0);
+/** About what a faceted listing's entry holds: its ids, or its values' texts and numbers and the labels. */
+const facetedBytes = (entry: FacetedCounts | Int32Array) => {
+  if (entry instanceof Int32Array) return entry.byteLength;
+  const { facets, facetAttributes } = entry;
+  return (
+    8 +
+    Object.values(facets ?? {}).reduce(
+      (sum, values) =>
+        sum + values.reduce((bytes, { value, label }) => bytes + 64 + 2 * (value.length + label.length), 0),
+      0,
+    ) +
+    64 * (facetAttributes?.length ?? 0)
+  );
+};
 
 /** What the reply cache may hold in all: junk queries can't grow the process past it. */
 export const REPLY_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const SMALL_CACHE_MAX_BYTES = 4 * 1024 * 1024;
+/** Faceted listings' matches (40 of 100k products each) and counts. */
+const FACETS_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A cached reply's JSON as bytes: a string would be encoded again on every send, bytes go out as they are. */
 const toJsonBytes = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -30,7 +37,7 @@ export class CatalogCache {
   /** Replies as the UTF-8 bytes sent: encoded once, not on every hit. */
   readonly replies: TtlCache<Buffer>;
   readonly counts: TtlCache<number>;
-  /** A faceted listing's total and facet counts by its filters (facets.ts). */
+  /** A faceted listing's matches and facet counts by its filters (facets.ts). */
   readonly facets: FacetedCountsCache;
   /** Categories and sales as the product replies need them (service.ts). */
   readonly reference: TtlCache<CatalogReference>;
@@ -44,7 +51,7 @@ export class CatalogCache {
       (body) => body.byteLength,
     );
     this.counts = new TtlCache(options.countTtlSeconds * 1000, SMALL_CACHE_MAX_BYTES, () => 8);
-    this.facets = new TtlCache(options.countTtlSeconds * 1000, SMALL_CACHE_MAX_BYTES, facetedCountsBytes);
+    this.facets = new TtlCache(options.countTtlSeconds * 1000, FACETS_CACHE_MAX_BYTES, facetedBytes);
     this.reference = new TtlCache(options.countTtlSeconds * 1000, Number.MAX_SAFE_INTEGER);
     // Building the index takes ~5 s of CPU at 100k products: it is built once and then updated product by
     // product as the notifications of every process's writes name them (db/changes.ts, ADR 0014).

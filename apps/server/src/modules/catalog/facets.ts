@@ -149,17 +149,19 @@ export interface FacetedPage {
 }
 
 /** What a faceted listing counts: the same for every page and order of one set of filters. */
-export type FacetedCounts = Omit<FacetedPage, "ids">;
+export type FacetedCounts = Pick<FacetedPage, "facets" | "facetAttributes">;
 
 /**
- * The counts by filters (CatalogCache.facets): counting every facet reads each matching product's values (tens
- * of ms at 100k products), the page itself a few rows. Any catalogue or stock change clears it, as it does the
- * listing's counts.
+ * What a faceted listing keeps by its filters (CatalogCache.facets), as the plain listing keeps its counts: the
+ * counts (each facet reads every matching product's values: tens of ms at 100k products) and, by order, the
+ * ids of all its matches (a page is then a slice of them: the filters' statement, planned for each request,
+ * takes ~100 ms where a few thousand products match, the page's rows ~1 ms). Any catalogue or stock change,
+ * by any process, clears it (CatalogCache.changed).
  */
-export type FacetedCountsCache = TtlCache<FacetedCounts>;
+export type FacetedCountsCache = TtlCache<FacetedCounts | Int32Array>;
 
-/** A cache key for the counts: the filters, without the page, its size or the order. */
-const countsKey = (query: ProductListQuery, includeOutOfStock: boolean) => {
+/** A cache key for what a listing's filters give: without the page, its size or the order. */
+const filtersKey = (query: ProductListQuery, includeOutOfStock: boolean) => {
   const { offset: _offset, limit: _limit, order: _order, ...filters } = query;
   return JSON.stringify([+includeOutOfStock, filters]);
 };
@@ -179,28 +181,47 @@ export async function facetedPage(
     includeOutOfStock: options.includeOutOfStock,
     ids: options.searchIds,
   });
-  const page = new Statement();
-  const where = whereOf(conditions, page);
-  const order =
-    options.searchIds && !query.order
-      ? `array_position(${page.value(options.searchIds)}::int[], p.id)`
-      : ORDERS[query.order ?? "ID"];
-  const pageSql = `select p.id from products p where ${where} order by ${order}
-    limit ${page.value(query.limit)} offset ${page.value((query.offset - 1) * query.limit)}`;
+  /** The ids of the matches in the page's order; with `page`, that page's only. */
+  const matchesSql = (statement: Statement, page?: { limit: number; offset: number }) => {
+    const where = whereOf(conditions, statement);
+    const order =
+      options.searchIds && !query.order
+        ? `array_position(${statement.value(options.searchIds)}::int[], p.id)`
+        : ORDERS[query.order ?? "ID"];
+    const sliced = page
+      ? ` limit ${statement.value(page.limit)} offset ${statement.value((page.offset - 1) * page.limit)}`
+      : "";
+    return `select p.id from products p where ${where} order by ${order}${sliced}`;
+  };
+  const idsOf = async (page?: { limit: number; offset: number }) => {
+    const statement = new Statement();
+    const text = matchesSql(statement, page);
+    return (await run.arrays<[number]>(undefined, text, statement.values)).map(([id]) => id);
+  };
+  const facets = () => (query.facets ? facetCounts(run, reference, conditions) : Promise.resolve({}));
+  const cache = options.counts;
+  if (cache?.enabled) {
+    const key = filtersKey(query, options.includeOutOfStock);
+    const [matches, counted] = await Promise.all([
+      cache.getOrLoad(`ids ${query.order ?? "ID"} ${key}`, async () => Int32Array.from(await idsOf())),
+      cache.getOrLoad(`counts ${key}`, facets),
+    ]);
+    const all = matches as Int32Array;
+    const start = (query.offset - 1) * query.limit;
+    return {
+      ids: Array.from(all.subarray(start, start + query.limit)),
+      ...(counted as FacetedCounts),
+      total: all.length,
+    };
+  }
   const count = new Statement();
   const countSql = `select count(*)::int as total from products p where ${whereOf(conditions, count)}`;
-  const counts = async (): Promise<FacetedCounts> => {
-    const [[counted], facets] = await Promise.all([
-      run<{ total: number }>(undefined, countSql, count.values),
-      query.facets ? facetCounts(run, reference, conditions) : undefined,
-    ]);
-    return { total: counted?.total ?? 0, ...facets };
-  };
-  const [ids, counted] = await Promise.all([
-    run.arrays<[number]>(undefined, pageSql, page.values).then((rows) => rows.map(([id]) => id)),
-    options.counts ? options.counts.getOrLoad(countsKey(query, options.includeOutOfStock), counts) : counts(),
+  const [ids, [counted], facetsCounted] = await Promise.all([
+    idsOf({ limit: query.limit, offset: query.offset }),
+    run<{ total: number }>(undefined, countSql, count.values),
+    facets(),
   ]);
-  return { ids, ...counted };
+  return { ids, total: counted?.total ?? 0, ...facetsCounted };
 }
 
 /**
