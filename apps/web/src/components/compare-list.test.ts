@@ -8,7 +8,7 @@ import {
   replaceCompareList,
 } from "./compare-list";
 
-const laptop = (id: number) => ({ id, title: `Laptop ${id}`, categoryId: 2, categoryName: "Laptops" });
+const laptop = (id: number) => ({ id, title: `Laptop ${id}`, categoryIds: [2, 3], categoryName: "Laptops" });
 
 afterEach(() => localStorage.clear());
 
@@ -22,11 +22,13 @@ describe("the compare list kept in the browser", () => {
 
   it("refuses another category's product, naming the list's category, and changes nothing", () => {
     addToCompare(laptop(1));
-    expect(addToCompare({ id: 9, title: "Mouse", categoryId: 5, categoryName: "Mouse" })).toEqual({
+    // Sharing one category is enough: a desktop is a computer too.
+    expect(addToCompare({ id: 8, title: "Desktop", categoryIds: [3], categoryName: "Computers" })).toBeNull();
+    expect(addToCompare({ id: 9, title: "Mouse", categoryIds: [5, 2], categoryName: "Mouse" })).toEqual({
       reason: "otherCategory",
       categoryName: "Laptops",
     });
-    expect(readCompareList().map((item) => item.id)).toEqual([1]);
+    expect(readCompareList().map((item) => item.id)).toEqual([1, 8]);
   });
 
   it("adds a product once, removes it, and empties the storage with the last one", () => {

@@ -9,11 +9,12 @@ import { useSyncExternalStore } from "react";
 export const COMPARE_KEY = "voltio.compare";
 export const MAX_COMPARED = 4;
 
-/** A chosen product: its id, title (for messages) and the category it is compared within. */
+/** A chosen product: its id, title (for messages) and its categories (the list shares one at least). */
 export interface ComparedProduct {
   id: number;
   title: string;
-  categoryId: number | null;
+  categoryIds: number[];
+  /** The category named when another category's product is refused. */
   categoryName: string;
 }
 
@@ -45,7 +46,9 @@ export function readCompareList(): ComparedProduct[] {
         .map((item) => ({
           id: item.id,
           title: typeof item.title === "string" ? item.title : `#${item.id}`,
-          categoryId: typeof item.categoryId === "number" ? item.categoryId : null,
+          categoryIds: Array.isArray(item.categoryIds)
+            ? item.categoryIds.filter((id): id is number => typeof id === "number")
+            : [],
           categoryName: typeof item.categoryName === "string" ? item.categoryName : "",
         }))
         .slice(0, MAX_COMPARED);
@@ -72,8 +75,14 @@ export type CompareRefusal = { reason: "full" } | { reason: "otherCategory"; cat
 export function compareRefusal(items: ComparedProduct[], product: ComparedProduct): CompareRefusal | null {
   if (items.some((item) => item.id === product.id)) return null;
   if (items.length >= MAX_COMPARED) return { reason: "full" };
-  const other = items.find((item) => item.categoryId !== product.categoryId);
-  return other ? { reason: "otherCategory", categoryName: other.categoryName } : null;
+  // The categories every product of the list has: the newcomer must have one of them too.
+  const shared = items.reduce(
+    (ids, item) => ids.filter((id) => item.categoryIds.includes(id)),
+    product.categoryIds,
+  );
+  return items.length > 0 && shared.length === 0
+    ? { reason: "otherCategory", categoryName: items[0]!.categoryName }
+    : null;
 }
 
 /** Adds the product unless refused (the refusal is returned and nothing changes). */

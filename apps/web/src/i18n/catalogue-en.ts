@@ -13,8 +13,6 @@ export const catalogueEn = {
     quantity: "Quantity",
     decrease: "One less",
     increase: "One more",
-    addToCart: "Add to cart",
-    addedToCart: "Added to the cart !",
     status: "{{variant}}: {{price}}, {{stock}}",
   },
   specs: {

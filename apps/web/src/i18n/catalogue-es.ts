@@ -11,8 +11,6 @@ export const catalogueEs: typeof catalogueEn = {
     quantity: "Cantidad",
     decrease: "Uno menos",
     increase: "Uno más",
-    addToCart: "Agregar al carrito",
-    addedToCart: "¡Agregado al carrito!",
     status: "{{variant}}: {{price}}, {{stock}}",
   },
   specs: {

@@ -48,7 +48,7 @@ export function ComparePage() {
       reply.products.map((product) => ({
         id: product.id,
         title: product.title,
-        categoryId: reply.category?.id ?? null,
+        categoryIds: reply.category ? [reply.category.id] : [],
         categoryName: reply.category?.name ?? "",
       })),
     );

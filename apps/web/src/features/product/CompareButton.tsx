@@ -32,7 +32,7 @@ export function CompareButton({ product }: { product: Pick<Product, "id" | "titl
     const refusal = addToCompare({
       id: product.id,
       title: product.title,
-      categoryId: category?.id ?? null,
+      categoryIds: product.categories.map((item) => item.id),
       categoryName: category?.name ?? "",
     });
     if (!refusal) showToast(t("compare.added_toast"));

@@ -2,9 +2,9 @@ import { useState } from "react";
 import { Minus, Plus, ShoppingCart } from "lucide-react";
 import type { Product, Variant } from "@voltio/domain/catalog";
 import { variantName } from "@voltio/domain/variants";
-import { addToGuestList } from "@/api/guest-lists";
+import { addToGuestList, removeFromGuestList, useGuestList } from "@/api/guest-lists";
 import { ApiError } from "@/api/client";
-import { useAddOrder } from "@/api/orders";
+import { LIST_STATUSES_KEY, useAddOrder, useOrders, useRemoveOrder } from "@/api/orders";
 import { useSession } from "@/api/session";
 import { Button } from "@/components/ui/Button";
 import { focusRingClass } from "@/components/ui/focus-ring";
@@ -16,21 +16,38 @@ export const stepClass = `grid h-11 w-11 place-items-center text-ink transition 
 
 /**
  * The chosen variant into the cart, with a quantity (issue 41): a signed-in shopper's line on the server
- * (POST /order with the variantId), a guest's in the stored cart as a line of its own. Sold out, the button
- * is disabled and the page offers the back-in-stock request instead. Admins can't buy (docs/product-rules.md §1).
+ * (POST /order with the variantId), a guest's in the stored cart as a line of its own. Like the SPEC's cart
+ * button it toggles (docs/product-rules.md §3.2): the variant in the cart reads 'Added to the cart' and a
+ * press takes it out. Sold out, the button is disabled and the page offers the back-in-stock request
+ * instead. Admins can't buy (docs/product-rules.md §1).
  */
 export function VariantAddToCart({ product, variant }: { product: Product; variant: Variant }) {
   const { t } = useTranslation();
   const { user, isAdmin } = useSession();
   const add = useAddOrder();
+  const remove = useRemoveOrder();
+  const onServer = Boolean(user) && !isAdmin;
+  const { data: ordered } = useOrders(LIST_STATUSES_KEY, { enabled: onServer });
+  const guestCart = useGuestList("inCart");
+  const serverLine = ordered
+    ?.find((entry) => entry.id === product.id)
+    ?.orders.find((line) => line.status === "inCart" && line.variantId === variant.id);
+  const inCart = onServer
+    ? Boolean(serverLine)
+    : guestCart.some((line) => line.productId === product.id && line.variantId === variant.id);
   const [wanted, setWanted] = useState(1);
   const soldOut = variant.stock <= 0;
   // Moving to a variant with less stock keeps the quantity within it.
   const quantity = clampQuantity(wanted, variant.stock);
   if (isAdmin) return null;
 
-  const addToCart = async () => {
-    if (!user) {
+  const toggle = async () => {
+    if (!onServer && inCart) {
+      removeFromGuestList("inCart", product.id, variant.id);
+      showToast(t("toasts.removedFromCart"));
+      return;
+    }
+    if (!onServer) {
       addToGuestList("inCart", product, quantity, {
         id: variant.id,
         price: variant.price,
@@ -98,12 +115,14 @@ export function VariantAddToCart({ product, variant }: { product: Product; varia
       </div>
       <Button
         size="xl"
-        disabled={soldOut || add.isPending}
-        onClick={() => void addToCart()}
+        variant={inCart ? "secondary" : "primary"}
+        aria-pressed={soldOut ? undefined : inCart}
+        disabled={(soldOut && !inCart) || add.isPending || remove.isPending}
+        onClick={() => void toggle()}
         className="min-w-48 flex-1 disabled:bg-line disabled:text-muted disabled:shadow-none"
       >
         <ShoppingCart size={18} aria-hidden />
-        {soldOut ? t("variants.soldOut") : t("variants.addToCart")}
+        {inCart ? t("buttons.addedToCart") : soldOut ? t("variants.soldOut") : t("buttons.addToCart")}
       </Button>
     </div>
   );

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Variant } from "@voltio/domain/catalog";
-import {
-  chosenVariant,
-  variantImages,
-  variantParam,
-  variantPriceToday,
-  withVariant,
-} from "./variant-choice";
+import { chosenVariant, variantImages, variantParam, variantPriceToday, withVariant } from "./variant-choice";
 import { clampQuantity } from "./quantity";
 
 const variant = (id: number, stock: number, price = 10, extra: Partial<Variant> = {}): Variant => ({

@@ -11,6 +11,7 @@ import type {
   AdminOrderPage,
   AdminOrderStatus,
 } from "@voltio/domain/admin-orders";
+import { saveCsv } from "../download";
 import { apiFetch, toQuery } from "@/api/client";
 import type { ScreenCallbacks } from "@/api/screen-callbacks";
 import { SESSION_KEY } from "@/api/session-key";
@@ -83,14 +84,3 @@ export function useDownloadOrdersCsv() {
   });
 }
 
-function saveCsv(text: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next turn: the download has started by then.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
