@@ -63,7 +63,9 @@ export const productListQuerySchema = productListQueryObject
   .catchall(
     z
       .union([z.string(), z.array(z.string())])
-      .describe("`spec.<key>=<value>` (repeated: any of them) and `spec.<key>.min` / `.max` for numbers"),
+      .describe(
+        "`spec.<key>=<value>` (repeated: any of them; a number range as its facet names it, `16..32`) and `spec.<key>.min` / `.max` for numbers",
+      ),
   )
   .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
     path: ["maxPrice"],
@@ -165,7 +167,9 @@ export const productListSchema = z.object({
   facets: z
     .record(z.string(), z.array(facetValueSchema))
     .optional()
-    .describe("With facets=true: brand, rating, availability and each filterable attribute's key"),
+    .describe(
+      "With facets=true: brand, rating, availability and each filterable attribute's key (a number with more than 10 values: up to 5 ranges, value `<from>..<to>`)",
+    ),
   facetAttributes: z.array(facetAttributeSchema).optional(),
 });
 export type ProductList = z.infer<typeof productListSchema>;

@@ -241,3 +241,31 @@ describe("facet counts", () => {
     await expect.poll(brandCounts, { timeout: 3000 }).toEqual({ bolt: 2 });
   });
 });
+
+describe("number facets with many values", () => {
+  it("count them in ranges of about as many products each, which filter as spec.<key>=<from>..<to>", async () => {
+    const { db } = t.database;
+    const [dpi] = await db.select({ id: attributes.id }).from(attributes).where(eq(attributes.key, "dpi"));
+    // Twelve more mice: 100, 200 … 1200 DPI, beside the Glide's 1600 and the Click's 800.
+    for (let n = 1; n <= 12; n++) {
+      const [row] = await db
+        .insert(products)
+        .values({ title: `Sensor ${n}`, name: `Sensor ${n}`, priceCents: 1000, stock: 3 })
+        .returning({ id: products.id });
+      await db.insert(productCategories).values({ productId: row!.id, categoryId: mice });
+      await db
+        .insert(productSpecs)
+        .values({ productId: row!.id, attributeId: dpi!.id, numberValue: n * 100 });
+    }
+    const ranges = async () => (await list(`categoryId=${mice}&facets=1`)).facets!.dpi!;
+    await expect.poll(async () => (await ranges()).reduce((sum, range) => sum + range.count, 0)).toBe(14);
+    const facet = await ranges();
+    expect(facet.length).toBeLessThanOrEqual(5);
+    expect(facet[0]).toEqual({ value: "100..300", label: "100–300 DPI", count: 3 });
+    expect(facet.at(-1)!.value).toMatch(/\.\.1600$/);
+    const middle = facet[1]!;
+    const filtered = await list(`categoryId=${mice}&spec.dpi=${middle.value}&limit=50`);
+    expect(filtered.total).toBe(middle.count);
+    expect((await list(`categoryId=${mice}&spec.dpi=${facet[0]!.value}&spec.dpi=1600`)).total).toBe(4);
+  });
+});

@@ -112,9 +112,17 @@ function conditionsOf(
         const ofValue: string[] = [];
         if (filter.values.length) {
           const numbers = filter.values.map(Number).filter(Number.isFinite);
+          const ranges = filter.values.flatMap((value) => {
+            const range = NUMBER_RANGE.exec(value);
+            return range ? [[Number(range[1]), Number(range[2])] as const] : [];
+          });
           ofValue.push(
             `(lower(s.text_value) = any(${s.value(filter.values.map((value) => value.toLowerCase()))}::text[])` +
-              ` or s.number_value = any(${s.value(numbers)}::float8[]))`,
+              ` or s.number_value = any(${s.value(numbers)}::float8[])` +
+              ranges
+                .map(([from, to]) => ` or s.number_value between ${s.value(from)} and ${s.value(to)}`)
+                .join("") +
+              ")",
           );
         }
         if (filter.min !== undefined) ofValue.push(`s.number_value >= ${s.value(filter.min)}`);
@@ -236,6 +244,39 @@ function facetAttributesOf(reference: CatalogReference) {
   return [...byKey.values()];
 }
 
+/** A number facet with more distinct values than this is counted in RANGES ranges instead. */
+const RANGES_AFTER = 10;
+const RANGES = 5;
+/** A range facet's value, `spec.<key>=16..32` (inclusive), as its counts name it. */
+const NUMBER_RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)$/;
+
+/**
+ * A number facet's values (in increasing order) in up to RANGES ranges of about as many products each, named
+ * by their first and last values: `{value: "16..32", label: "16–32 GB"}`.
+ */
+function numberRanges(rows: ValueCount[], unit: string): FacetValue[] {
+  const total = rows.reduce((sum, row) => sum + row.count, 0);
+  const ranges: FacetValue[] = [];
+  let first = 0;
+  let counted = 0;
+  rows.forEach((row, index) => {
+    counted += row.count;
+    const last = index === rows.length - 1;
+    if (!last && counted < (total * (ranges.length + 1)) / RANGES) return;
+    const from = rows[first]!;
+    ranges.push({
+      value: from === row ? row.value : `${from.value}..${row.value}`,
+      label:
+        from === row
+          ? formatSpec(Number(row.number), unit)
+          : `${formatSpec(Number(from.number), "")}–${formatSpec(Number(row.number), unit)}`,
+      count: rows.slice(first, index + 1).reduce((sum, each) => sum + each.count, 0),
+    });
+    first = index + 1;
+  });
+  return ranges;
+}
+
 interface ValueCount {
   key: string;
   value: string;
@@ -304,11 +345,14 @@ async function facetCounts(
     const { key, label, type, unit } = sameKey[0]!;
     const rows = valuesByKey.get(key);
     if (!rows) return;
-    facets[key] = rows.map((row) => ({
-      value: row.value,
-      label: formatSpec(row.number ?? row.value, unit),
-      count: row.count,
-    }));
+    facets[key] =
+      type === "number" && rows.length > RANGES_AFTER
+        ? numberRanges(rows, unit)
+        : rows.map((row) => ({
+            value: row.value,
+            label: formatSpec(row.number ?? row.value, unit),
+            count: row.count,
+          }));
     const numbers = rows.flatMap((row) => (row.number === null ? [] : [Number(row.number)]));
     facetAttributes.push({
       key,
