@@ -32,7 +32,8 @@ interface Sent {
 
 async function send(path: string, init: RequestInit): Promise<Sent> {
   const headers = new Headers(init.headers);
-  if (init.body !== undefined && !(init.body instanceof FormData))
+  // JSON unless the caller says what it sends (a CSV file, a form's data).
+  if (init.body !== undefined && !(init.body instanceof FormData) && !headers.has("content-type"))
     headers.set("content-type", "application/json");
   const access = tokens.access();
   if (access) headers.set("authorization", `Bearer ${access}`);

@@ -15,6 +15,8 @@ const OrdersPage = lazy(() => import("./orders/OrdersPage"));
 const UsersPage = lazy(() => import("./users/UsersPage"));
 const PaymentsPage = lazy(() => import("./payments/PaymentsPage"));
 const CustomerPage = lazy(() => import("./customers/CustomerPage"));
+const CataloguePage = lazy(() => import("./catalogue/CataloguePage"));
+const ProductDetailsPage = lazy(() => import("./catalogue/ProductDetailsPage"));
 
 /**
  * The back office (docs/product-rules.md §1 Admin routes): the side menu and the admin screens, one lazy chunk
@@ -33,6 +35,8 @@ export function AdminApp() {
               <Route path="products" element={<ProductsPage />} />
               <Route path="create/Product" element={<ProductFormPage />} />
               <Route path="edit/:id" element={<ProductFormPage />} />
+              <Route path="details/:id" element={<ProductDetailsPage />} />
+              <Route path="catalogue" element={<CataloguePage />} />
               <Route path="discounts" element={<SalesPage />} />
               <Route path="newsletter" element={<NewsletterPage />} />
               <Route path="audit" element={<AuditPage />} />

@@ -10,6 +10,7 @@ import {
   Package,
   PackagePlus,
   Percent,
+  Tags,
   ReceiptText,
   Users,
   type LucideIcon,
@@ -32,6 +33,8 @@ const LINKS: { to: string; label: string; icon: LucideIcon; end?: boolean; alsoU
     alsoUnder: "/admin/edit/",
   },
   { to: "/admin/create/Product", label: "admin.menu.createProduct", icon: PackagePlus },
+  // Issue 41: brands, the attributes products are specified by, and the catalogue as CSV.
+  { to: "/admin/catalogue", label: "admin.menu.catalogue", icon: Tags },
   { to: "/admin/orders", label: "admin.menu.orders", icon: ReceiptText },
   // Beyond docs/product-rules.md: the payments, beside the orders they pay.
   { to: "/admin/payments", label: "admin.menu.payments", icon: Banknote },

@@ -1,6 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Product } from "@voltio/domain/catalog";
-import type { Attribute, AttributeInput, Brand, BrandInput, VariantsInput } from "@voltio/domain/catalog-structure";
+import type {
+  Attribute,
+  AttributeInput,
+  Brand,
+  BrandInput,
+  VariantsInput,
+} from "@voltio/domain/catalog-structure";
 import type { CsvProblem } from "@voltio/domain/product-csv";
 import { ApiError, apiFetch } from "@/api/client";
 import { ADMIN_KEY, refreshCatalogue } from "../api";
@@ -23,7 +29,7 @@ export const useAttributes = (categoryIds: number[]) =>
   });
 
 /** A write, then the lists it changes and every catalogue reply are read again. */
-function useWrite<Input>(request: (input: Input) => Promise<unknown>) {
+function useWrite<Input, Output = unknown>(request: (input: Input) => Promise<Output>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: request,
@@ -37,7 +43,9 @@ function useWrite<Input>(request: (input: Input) => Promise<unknown>) {
 }
 
 export const useCreateBrand = () =>
-  useWrite((input: BrandInput) => apiFetch<Brand>("/brands", { method: "POST", body: JSON.stringify(input) }));
+  useWrite((input: BrandInput) =>
+    apiFetch<Brand>("/brands", { method: "POST", body: JSON.stringify(input) }),
+  );
 export const useDeleteBrand = () =>
   useWrite((id: number) => apiFetch<unknown>(`/brands/${id}`, { method: "DELETE" }));
 export const useCreateAttribute = () =>
@@ -81,7 +89,8 @@ export const useImportProducts = () =>
         body: text,
       });
     } catch (error) {
-      const body = error instanceof ApiError ? (error.body as { errors?: CsvProblem[]; error?: string }) : null;
+      const body =
+        error instanceof ApiError ? (error.body as { errors?: CsvProblem[]; error?: string }) : null;
       if (body?.errors) return { errors: body.errors, message: body.error ?? "" };
       throw error;
     }

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { Pencil, Percent, Search, X } from "lucide-react";
+import { Pencil, Percent, Search, SlidersHorizontal, X } from "lucide-react";
 import { useTranslation } from "@/i18n";
 import type { Product } from "@voltio/domain/catalog";
 import { formatDollars } from "@voltio/domain/money";
@@ -132,6 +132,14 @@ export function ProductsPage() {
                   >
                     <Pencil size={16} aria-hidden />
                     {t("admin.products.edit")}
+                  </Link>
+                  <Link
+                    to={`/admin/details/${product.id}`}
+                    className={buttonClass({ variant: "secondary", size: "sm" })}
+                    aria-label={t("admin.catalogue.detailsFor", { title: product.title })}
+                  >
+                    <SlidersHorizontal size={16} aria-hidden />
+                    {t("admin.catalogue.details")}
                   </Link>
                   <Link
                     to={`/admin/discounts?p=${product.id}`}
