@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { toCents } from "@voltio/domain/money";
 import { parseSpecValue, slugify, type AttributeType, type BetterWhen } from "@voltio/domain/specs";
-import type { ProductOption, VariantOptions } from "@voltio/domain/variants";
+import {
+  optionsProblem,
+  variantOptionsProblem,
+  type ProductOption,
+  type VariantOptions,
+} from "@voltio/domain/variants";
 import { serverDir } from "../../paths";
 import type { Db } from "../client";
 import { attributes, brands, productSpecs, productVariants, products } from "../schema";
@@ -29,7 +34,10 @@ interface CatalogSpecs {
   products: Record<string, { brand: string; specs: Record<string, number | string> }>;
   variants: Record<
     string,
-    { options: ProductOption[]; variants: { options: VariantOptions; price: number; stock: number }[] }
+    {
+      options: ProductOption[];
+      variants: { sku: string; options: VariantOptions; price: number; stock: number }[];
+    }
   >;
 }
 
@@ -105,18 +113,25 @@ export async function seedCatalogStructure(
 
   for (const [position, { options, variants }] of Object.entries(data.variants)) {
     const productId = productIds[Number(position) - 1]!;
+    const problem =
+      optionsProblem(options) ??
+      variants.map((variant) => variantOptionsProblem(options, variant.options)).find(Boolean);
+    if (problem) throw new Error(`catalog-specs.json: product ${position}'s variants: ${problem}`);
     await tx.update(products).set({ options }).where(eq(products.id, productId));
-    // The default variant the database gave it goes; the product's price and stock follow its variants.
-    await tx.delete(productVariants).where(eq(productVariants.productId, productId));
-    await tx.insert(productVariants).values(
-      variants.map((variant, index) => ({
-        productId,
-        sku: `P${productId}-${index + 1}`,
-        options: variant.options,
-        priceCents: toCents(variant.price),
-        stock: variant.stock,
-        position: index,
-      })),
-    );
+    // The default variant the database gave the product becomes its first (variants are retired, never
+    // deleted); the product's price and stock follow its variants through the database's triggers.
+    const row = (variant: (typeof variants)[number], index: number) => ({
+      sku: variant.sku,
+      options: variant.options,
+      priceCents: toCents(variant.price),
+      stock: variant.stock,
+      position: index,
+    });
+    const [first, ...others] = variants;
+    await tx.update(productVariants).set(row(first!, 0)).where(eq(productVariants.productId, productId));
+    if (others.length > 0)
+      await tx
+        .insert(productVariants)
+        .values(others.map((variant, index) => ({ productId, ...row(variant, index + 1) })));
   }
 }
