@@ -186,6 +186,19 @@ test("the admin creates a brand and a RAM attribute, then gives a product both: 
       .getByRole("cell")
       .nth(2),
   ).toHaveText("1");
+
+  // The products list filters by that brand, then by low stock too (the product has 10 in stock).
+  await page.goto("/admin/products");
+  await page.getByLabel("Brand", { exact: true }).selectOption({ label: brand });
+  await expect(page).toHaveURL(new RegExp(`[?&]brand=${saved.brand!.slug}(&|$)`));
+  const list = page.getByRole("region", { name: "Products" });
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list.getByRole("listitem")).toContainText(product.title);
+  await page.getByLabel("Low stock").selectOption({ label: "5 or fewer" });
+  await expect(page).toHaveURL(/[?&]maxStock=5(&|$)/);
+  await expect(list.getByText("No products match.")).toBeVisible();
+  await page.getByLabel("Low stock").selectOption({ label: "10 or fewer" });
+  await expect(list.getByRole("listitem")).toContainText(product.title);
   await retireProduct(page.request, product.id);
 });
 

@@ -16,19 +16,13 @@ import { showToast } from "@/components/ui/toast";
 import { textLinkClass } from "@/components/ui/text-link";
 import { Field } from "../Field";
 import { PageBar } from "../PageBar";
+import { useBrands } from "../catalogue/api";
 import { useDeleteProduct } from "./api";
-
-/** docs/product-rules.md §12: the admin list starts at limit 8, offset 1. */
-const ADMIN_LIMIT = 8;
-
-const positive = (value: string | null, fallback: number) => {
-  const number = Number(value);
-  return Number.isInteger(number) && number > 0 ? number : fallback;
-};
+import { LOW_STOCK_CHOICES, adminListFilters } from "./list-filters";
 
 /**
  * /admin/products (docs/product-rules.md §1 Admin products): every product, out of stock included, by
- * category or search, 8 a page with the page in the URL; each row links to the product, its edit form and
+ * category or search (and, issue 41, by brand and low stock), 8 a page with the page in the URL; each row links to the product, its edit form and
  * 'Add sale', and deletes after 'Are you sure you want to delete it ?'.
  */
 export function ProductsPage() {
@@ -37,14 +31,11 @@ export function ProductsPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const categories = useCategories();
+  const brands = useBrands();
   const categorySelectId = useId();
-  const filters = {
-    search: params.get("search") ?? undefined,
-    categoryId: params.get("categoryId") ? positive(params.get("categoryId"), 0) || undefined : undefined,
-    limit: positive(params.get("limit"), ADMIN_LIMIT),
-    offset: positive(params.get("offset"), 1),
-    includeOutOfStock: true,
-  };
+  const brandSelectId = useId();
+  const stockSelectId = useId();
+  const filters = adminListFilters(params);
   const products = useProducts(filters);
   const [deleting, setDeleting] = useState<Product | null>(null);
   const deleteProduct = useDeleteProduct({
@@ -53,8 +44,13 @@ export function ProductsPage() {
     onSettled: () => setDeleting(null),
   });
 
+  // Brand and low stock stay while the category or the search changes (an owner restocking one brand);
+  // those two keep the category and search in turn.
+  const kept = { search: filters.search, categoryId: filters.categoryId };
   const go = (next: Record<string, string | number | undefined>) =>
-    void navigate(`/admin/products${toQuery({ limit: filters.limit, offset: 1, ...next })}`);
+    void navigate(
+      `/admin/products${toQuery({ limit: filters.limit, offset: 1, brand: filters.brand, maxStock: filters.maxStock, ...next })}`,
+    );
 
   const remove = () => {
     if (deleting) deleteProduct.mutate(deleting.id);
@@ -69,7 +65,7 @@ export function ProductsPage() {
           {t("admin.menu.createProduct")}
         </Link>
       </div>
-      <div className="grid gap-3 md:grid-cols-[14rem_1fr]">
+      <div className="grid gap-3 md:grid-cols-3 lg:grid-cols-[12rem_12rem_12rem_1fr]">
         <Field small id={categorySelectId} label={t("admin.products.category")}>
           <select
             id={categorySelectId}
@@ -81,6 +77,36 @@ export function ProductsPage() {
             {(categories.data ?? []).map((category) => (
               <option key={category.id} value={category.id}>
                 {category.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field small id={brandSelectId} label={t("admin.products.brand")}>
+          <select
+            id={brandSelectId}
+            value={filters.brand ?? ""}
+            onChange={(event) => go({ ...kept, brand: event.target.value || undefined })}
+            className="h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink"
+          >
+            <option value="">{t("admin.products.allBrands")}</option>
+            {(brands.data ?? []).map((brand) => (
+              <option key={brand.id} value={brand.slug}>
+                {brand.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field small id={stockSelectId} label={t("admin.products.lowStock")}>
+          <select
+            id={stockSelectId}
+            value={filters.maxStock ?? ""}
+            onChange={(event) => go({ ...kept, maxStock: event.target.value || undefined })}
+            className="h-11 rounded-xl border border-line bg-card px-3 text-sm text-ink"
+          >
+            <option value="">{t("admin.products.anyStock")}</option>
+            {LOW_STOCK_CHOICES.map((count) => (
+              <option key={count} value={count}>
+                {count === 0 ? t("admin.products.soldOut") : t("admin.products.atMost", { count })}
               </option>
             ))}
           </select>
@@ -122,6 +148,7 @@ export function ProductsPage() {
                     <span className={product.stock === 0 ? "font-semibold text-sale" : ""}>
                       {t("admin.products.stock", { count: product.stock })}
                     </span>
+                    {product.brand && <> · {product.brand.name}</>}
                   </span>
                 </div>
                 <div className="flex shrink-0 items-center gap-1">
