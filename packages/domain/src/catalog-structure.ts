@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { moneyInput } from "./admin";
+import { imageUrlSchema, moneyInput } from "./admin";
 import { INT4_MAX, idSchema, integerInput, lineSchema, numberInput } from "./http";
 import { ATTRIBUTE_KEY, ATTRIBUTE_TYPES, BETTER_WHEN } from "./specs";
 import { MAX_OPTIONS, MAX_OPTION_VALUES } from "./variants";
@@ -26,13 +26,11 @@ export const brandInputSchema = z.object({
     .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and single hyphens")
     .optional()
     .describe("Its name in URLs (`brand=logitech`); without it, made from the name"),
-  logo: lineSchema(2000)
-    .refine(
-      (url) => url === "" || url.startsWith("/") || /^https?:\/\//.test(url),
-      "must be an http(s) URL or a path",
-    )
-    .nullable()
-    .optional(),
+  // A picture as products take them (http(s) or an uploaded image); empty or null: no logo.
+  logo: z
+    .preprocess((value) => (value === "" ? null : value), imageUrlSchema.nullable())
+    .optional()
+    .describe("An http(s) address or an uploaded image (/uploads/…); null or empty: none"),
 });
 export type BrandInput = z.infer<typeof brandInputSchema>;
 
@@ -111,6 +109,15 @@ export const variantsInputSchema = z.object({
             .max(INT4_MAX),
         ),
         saleEligible: z.boolean({ error: "must be true or false" }).default(true),
+        images: z
+          .array(
+            // As GET gives them ({url, altText}) or as addresses.
+            z.union([imageUrlSchema, z.object({ url: imageUrlSchema }).transform(({ url }) => url)]),
+            { error: "must be a list of image addresses" },
+          )
+          .max(20, "must list at most 20 images")
+          .optional()
+          .describe("Its own pictures (replacing those it had); absent: it keeps them; []: none"),
       }),
     )
     .min(1, "needs at least one variant")

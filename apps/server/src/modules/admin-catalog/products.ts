@@ -92,7 +92,7 @@ async function lockedRecord(tx: Db, id: number): Promise<ProductRecord> {
   const images = await tx
     .select({ url: productImages.url })
     .from(productImages)
-    .where(eq(productImages.productId, id))
+    .where(and(eq(productImages.productId, id), isNull(productImages.variantId)))
     .orderBy(asc(productImages.position));
   const links = await tx
     .select({ name: categories.name })

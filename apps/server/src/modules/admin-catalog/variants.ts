@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import type { VariantsInput } from "@voltio/domain/catalog-structure";
 import { toCents, toDollars } from "@voltio/domain/money";
 import { optionsProblem, sameOptions, variantOptionsProblem } from "@voltio/domain/variants";
 import type { Db } from "../../db/client";
-import { productVariants, products } from "../../db/schema";
+import { productImages, productVariants, products } from "../../db/schema";
 import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { recordChange } from "../audit/service";
 import type { Caller } from "../identity/caller";
@@ -23,6 +23,8 @@ const variantColumns = {
   priceCents: productVariants.priceCents,
   stock: productVariants.stock,
   saleEligible: productVariants.saleEligible,
+  images: sql<string[]>`(select coalesce(array_agg(i.url order by i.position), '{}')
+    from product_images i where i.variant_id = ${productVariants.id})`,
 };
 
 async function lockProduct(tx: Db, productId: number) {
@@ -63,6 +65,39 @@ function gridProblem(input: VariantsInput): InvalidInput | null {
       return new InvalidInput(`variants.${index}.sku`, `is variant ${sameSku + 1}'s SKU too`);
   }
   return null;
+}
+
+/**
+ * Variants' pictures sit at positions from here up: product_images' positions are unique per product
+ * (product_id, position), and the product's own pictures (at most 20) take 0.. when the form rewrites them.
+ */
+const FIRST_VARIANT_IMAGE_POSITION = 1000;
+
+/** A variant's own pictures, replacing those it had (none: it shows the product's). The product is locked. */
+async function writeVariantImages(
+  tx: Db,
+  productId: number,
+  variantId: number,
+  variant: VariantsInput["variants"][number],
+) {
+  await tx.delete(productImages).where(eq(productImages.variantId, variantId));
+  if (!variant.images?.length) return;
+  const [{ last }] = (await tx
+    .select({ last: sql<number | null>`max(${productImages.position})` })
+    .from(productImages)
+    .where(and(eq(productImages.productId, productId), isNotNull(productImages.variantId)))) as [
+    { last: number | null },
+  ];
+  const first = Math.max(FIRST_VARIANT_IMAGE_POSITION, (last ?? 0) + 1);
+  await tx.insert(productImages).values(
+    variant.images.map((url, index) => ({
+      productId,
+      variantId,
+      url,
+      position: first + index,
+      altText: `${Object.values(variant.options).join(" / ") || variant.sku} – picture ${index + 1}`,
+    })),
+  );
 }
 
 /** PUT /products/:id/variants. */
@@ -130,8 +165,14 @@ export async function replaceVariants(db: Db, actor: Caller, productId: number, 
         position,
         retiredAt: null,
       };
-      if (variant.id === undefined) await tx.insert(productVariants).values({ productId, ...values });
-      else await tx.update(productVariants).set(values).where(eq(productVariants.id, variant.id));
+      let variantId = variant.id;
+      if (variantId === undefined)
+        [{ id: variantId }] = (await tx
+          .insert(productVariants)
+          .values({ productId, ...values })
+          .returning({ id: productVariants.id })) as [{ id: number }];
+      else await tx.update(productVariants).set(values).where(eq(productVariants.id, variantId));
+      if (variant.images !== undefined) await writeVariantImages(tx, productId, variantId, variant);
     }
     await tx
       .update(products)

@@ -1,5 +1,7 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "@voltio/domain/catalog";
+import { productVariants, products } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers } from "../../../test/shop";
 
@@ -89,6 +91,27 @@ describe("brands", () => {
     });
     await call("PUT", `/api/products/${product.id}`, { ...body, brandId: null });
     expect((await call("DELETE", `/api/brands/${brand.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe("brand logos", () => {
+  it("are pictures as products take them: an http(s) address or an uploaded image; empty is none", async () => {
+    const logo = (value: unknown) => call("POST", "/api/brands", { name: `Asus ${++serial}`, logo: value });
+    const uploaded = await logo("/uploads/asus.webp");
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    expect(uploaded.json()).toMatchObject({ logo: "/uploads/asus.webp" });
+    expect((await logo("https://cdn.example/asus.png")).json()).toMatchObject({
+      logo: "https://cdn.example/asus.png",
+    });
+    expect((await logo("")).json()).toMatchObject({ logo: null });
+    for (const refused of ["//evil.example/x.png", "javascript:alert(1)", "/uploads/../secret.png", 7]) {
+      const reply = await logo(refused);
+      expect(reply.statusCode, String(refused)).toBe(400);
+      expect(fieldOf(reply)).toBe("logo");
+    }
+    const id = uploaded.json<{ id: number }>().id;
+    const renamed = await call("PUT", `/api/brands/${id}`, { name: "Asus ROG", logo: null });
+    expect(renamed.json()).toMatchObject({ name: "Asus ROG", slug: "asus-rog", logo: null });
   });
 });
 
@@ -205,5 +228,139 @@ describe("options and variants", () => {
       (await call("PUT", `/api/products/${product.id}/variants`, { options, variants: [black] }, shopper))
         .statusCode,
     ).toBe(403);
+  });
+});
+
+describe("the product row follows its live variants", () => {
+  /** What listings read (the product row) beside what its live variants add up to. */
+  async function rowAndVariants(productId: number) {
+    const [row] = await t.database.db
+      .select({ stock: products.stock, priceCents: products.priceCents })
+      .from(products)
+      .where(eq(products.id, productId));
+    const [sums] = await t.database.db
+      .select({
+        stock: sql<number>`sum(${productVariants.stock})::int`.mapWith(Number),
+        priceCents: sql<number>`min(${productVariants.priceCents})`.mapWith(Number),
+        live: sql<number>`count(*)::int`.mapWith(Number),
+      })
+      .from(productVariants)
+      .where(and(eq(productVariants.productId, productId), isNull(productVariants.retiredAt)));
+    return { row, sums };
+  }
+
+  it("stock the sum, price the lowest, through grids, retirements and back to no options", async () => {
+    const { product, category } = await newCategoryProduct();
+    const options = [{ name: "Colour", values: ["Black", "White", "Red"] }];
+    const grid = options[0]!.values.map((colour, index) => ({
+      sku: `ROW-${product.id}-${colour}`,
+      options: { Colour: colour },
+      price: [49.99, 39.5, 59][index],
+      stock: [3, 0, 7][index],
+    }));
+    const saved = await call("PUT", `/api/products/${product.id}/variants`, { options, variants: grid });
+    expect(saved.statusCode, saved.body).toBe(200);
+    let state = await rowAndVariants(product.id);
+    expect(state.row).toEqual({ stock: 10, priceCents: 3950 });
+    expect(state.sums).toEqual({ stock: 10, priceCents: 3950, live: 3 });
+
+    // Retiring the cheapest lifts the lowest price; its stock leaves the sum.
+    const white = saved.json<Product>().variants.find((variant) => variant.options.Colour === "White")!;
+    expect((await call("DELETE", `/api/products/${product.id}/variants/${white.id}`)).statusCode).toBe(200);
+    state = await rowAndVariants(product.id);
+    expect(state.row).toEqual({ stock: 10, priceCents: 4999 });
+    expect(state.sums).toMatchObject({ stock: 10, priceCents: 4999, live: 2 });
+
+    // The product form can't move a product sold in variants' price or stock.
+    const body = {
+      title: product.title,
+      name: "laptop",
+      price: 1,
+      shippingCost: 0,
+      description: "A laptop",
+      stock: 1,
+      categories: [category],
+    };
+    expect((await call("PUT", `/api/products/${product.id}`, body)).json<Product>()).toMatchObject({
+      price: 49.99,
+      stock: 10,
+    });
+
+    // Back to no options: one live variant with no options, which the product form then moves again.
+    const single = await call("PUT", `/api/products/${product.id}/variants`, {
+      options: [],
+      variants: [{ sku: `ROW-${product.id}`, options: {}, price: 45, stock: 4 }],
+    });
+    expect(single.statusCode, single.body).toBe(200);
+    expect(single.json<Product>()).toMatchObject({ options: [], price: 45, stock: 4 });
+    expect(single.json<Product>().variants).toEqual([expect.objectContaining({ options: {}, stock: 4 })]);
+    const edited = await call("PUT", `/api/products/${product.id}`, { ...body, price: 44, stock: 6 });
+    expect(edited.json<Product>()).toMatchObject({ price: 44, stock: 6 });
+    expect(edited.json<Product>().variants).toEqual([expect.objectContaining({ price: 44, stock: 6 })]);
+    state = await rowAndVariants(product.id);
+    expect(state.sums).toEqual({ stock: 6, priceCents: 4400, live: 1 });
+    // The retired ones are kept (orders point at them), not deleted.
+    const all = await t.database.db
+      .select({ id: productVariants.id })
+      .from(productVariants)
+      .where(eq(productVariants.productId, product.id));
+    expect(all.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a variant's own pictures: given replace, absent keep, [] remove; a bad one names its field", async () => {
+    const { product, category } = await newCategoryProduct();
+    const options = [{ name: "Colour", values: ["Black", "White"] }];
+    const variant = (colour: string, extra: object = {}) => ({
+      sku: `PIC-${product.id}-${colour}`,
+      options: { Colour: colour },
+      price: 20,
+      stock: 1,
+      ...extra,
+    });
+    const put = (variants: object[]) =>
+      call("PUT", `/api/products/${product.id}/variants`, { options, variants });
+    const saved = await put([
+      variant("Black", { images: ["/uploads/black-1.webp", "https://img.example/black-2.png"] }),
+      variant("White"),
+    ]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const [black, white] = saved.json<Product>().variants;
+    expect(black!.images.map((image) => image.url)).toEqual([
+      "/uploads/black-1.webp",
+      "https://img.example/black-2.png",
+    ]);
+    expect(white!.images).toEqual([]);
+    // The product's own pictures stay its own.
+    expect(saved.json<Product>().images.map((image) => image.url)).not.toContain("/uploads/black-1.webp");
+
+    const kept = await put([
+      { ...variant("Black"), id: black!.id },
+      { ...variant("White", { images: [{ url: "/uploads/white.webp", altText: "x" }] }), id: white!.id },
+    ]);
+    expect(kept.json<Product>().variants.map((one) => one.images.length)).toEqual([2, 1]);
+    const cleared = await put([
+      { ...variant("Black", { images: [] }), id: black!.id },
+      { ...variant("White"), id: white!.id },
+    ]);
+    expect(cleared.json<Product>().variants.map((one) => one.images.length)).toEqual([0, 1]);
+
+    // The product form rewrites the product's own pictures without touching its variants'.
+    const form = await call("PUT", `/api/products/${product.id}`, {
+      title: product.title,
+      name: "laptop",
+      price: 20,
+      shippingCost: 0,
+      description: "A laptop",
+      stock: 1,
+      categories: [category],
+      images: ["/uploads/a.webp", "/uploads/b.webp", "/uploads/c.webp"],
+    });
+    expect(form.statusCode, form.body).toBe(200);
+    expect(form.json<Product>().images).toHaveLength(3);
+    expect(form.json<Product>().variants.map((one) => one.images.length)).toEqual([0, 1]);
+
+    const bad = await put([variant("Black", { images: ["//evil.example/x.png"] })]);
+    expect(bad.statusCode).toBe(400);
+    expect(fieldOf(bad)).toBe("variants.0.images.0");
   });
 });
