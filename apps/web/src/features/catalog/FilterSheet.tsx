@@ -31,9 +31,11 @@ export default function FilterSheet({
       className="flex flex-col gap-7 p-5"
     >
       {children}
-      <Button size="xl" className="sticky bottom-0 w-full" onClick={() => onOpenChange(false)}>
-        {total === undefined ? t("facets.close") : t("facets.showResults", { count: total })}
-      </Button>
+      <div className="sticky bottom-0 -mx-5 -mb-5 border-t border-line bg-card p-3">
+        <Button size="xl" className="w-full" onClick={() => onOpenChange(false)}>
+          {total === undefined ? t("facets.close") : t("facets.showResults", { count: total })}
+        </Button>
+      </div>
     </Modal>
   );
 }

@@ -216,7 +216,14 @@ function CompareTable({
             </th>
             {reply.products.map((product) => (
               <td key={product.id} className="p-3">
-                <RatingSummary rating={product.rating} size={12} />
+                {product.rating.count > 0 ? (
+                  <RatingSummary rating={product.rating} size={12} />
+                ) : (
+                  <>
+                    <span aria-hidden>{t("compare.notGiven")}</span>
+                    <span className="sr-only">{t("compare.notGivenSr")}</span>
+                  </>
+                )}
               </td>
             ))}
           </tr>
@@ -248,8 +255,8 @@ function CompareTable({
                     >
                       {formatSpec(cell.value, row.unit)}
                       {cell.best && (
-                        <span className="inline-flex items-center gap-1 rounded-md bg-success/15 px-1.5 py-0.5 text-[11px] font-semibold text-success">
-                          <Award size={12} aria-hidden />
+                        <span className="inline-flex items-center gap-1 rounded-md border border-success bg-card px-1.5 py-0.5 text-[11px] font-semibold text-ink">
+                          <Award size={12} aria-hidden className="text-success" />
                           {t("compare.best")}
                         </span>
                       )}

@@ -55,17 +55,19 @@ export function VariantAddToCart({ product, variant }: { product: Product; varia
         images: variant.images,
         name: variantName(product.title, product.options, variant.options),
       });
-      showToast(t("variants.addedToCart"));
+      showToast(t("toasts.addedToCart"));
       return;
     }
     try {
-      await add.mutateAsync({
-        status: "inCart",
-        productId: product.id,
-        variantId: variant.id,
-        amount: quantity,
-      });
-      showToast(t("variants.addedToCart"));
+      if (serverLine) await remove.mutateAsync(serverLine.id);
+      else
+        await add.mutateAsync({
+          status: "inCart",
+          productId: product.id,
+          variantId: variant.id,
+          amount: quantity,
+        });
+      showToast(t(serverLine ? "toasts.removedFromCart" : "toasts.addedToCart"));
     } catch (error) {
       showToast(error instanceof ApiError ? error.message : t("toasts.listFailed"), "error");
     }

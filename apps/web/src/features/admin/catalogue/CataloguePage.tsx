@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
-import { Trash2 } from "lucide-react";
-import { ATTRIBUTE_TYPES, type AttributeType } from "@voltio/domain/specs";
+import { Pencil, Trash2 } from "lucide-react";
+import type { Attribute, Brand } from "@voltio/domain/catalog-structure";
+import { ATTRIBUTE_TYPES, BETTER_WHEN, type AttributeType } from "@voltio/domain/specs";
 import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/client";
 import { useCategories } from "@/api/catalog";
@@ -17,10 +18,18 @@ import {
   useCreateBrand,
   useDeleteAttribute,
   useDeleteBrand,
+  useUpdateAttribute,
+  useUpdateBrand,
   useExportProducts,
   useImportProducts,
   type ImportOutcome,
 } from "./api";
+import {
+  attributeInputOf,
+  draftOfAttribute,
+  emptyAttributeDraft,
+  type AttributeDraft,
+} from "./attribute-draft";
 
 const inputClass =
   "min-h-11 rounded-lg border border-line bg-surface px-3 py-2 text-ink focus-visible:outline-2 focus-visible:outline-accent";
@@ -43,26 +52,71 @@ export default function CataloguePage() {
   );
 }
 
+/** The server's refusal: the field it names ("slug", "enumValues") and its reason, or its message. */
+const refusalOf = (error: unknown): { field: string; reason: string } => {
+  const details =
+    error instanceof ApiError
+      ? (error.body as { details?: { field: string; reason: string }[] } | null)?.details
+      : undefined;
+  return details?.[0] ?? { field: "", reason: refusal(error) };
+};
+
+const EMPTY_BRAND = { name: "", slug: "", logo: "" };
+
 function BrandsCard() {
   const { t } = useTranslation();
   const id = useId();
   const brands = useBrands();
   const create = useCreateBrand();
+  const update = useUpdateBrand();
   const remove = useDeleteBrand();
-  const [name, setName] = useState("");
-  const [error, setError] = useState<string>();
+  const [editing, setEditing] = useState<Brand>();
+  const [draft, setDraft] = useState(EMPTY_BRAND);
+  const [error, setError] = useState<{ field: string; reason: string }>();
+  const errorOf = (field: string) =>
+    error && (error.field === field || (field === "name" && !["slug", "logo"].includes(error.field)))
+      ? error.reason
+      : undefined;
+  const startEdit = (brand: Brand) => {
+    setEditing(brand);
+    setError(undefined);
+    setDraft({ name: brand.name, slug: brand.slug, logo: brand.logo ?? "" });
+    document.getElementById(`${id}-name`)?.focus();
+  };
+  const reset = () => {
+    setEditing(undefined);
+    setDraft(EMPTY_BRAND);
+    setError(undefined);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
-    create.mutate(
-      { name },
-      {
-        onSuccess: () => {
-          setName("");
-          showToast(t("admin.catalogue.brandCreated"));
-        },
-        onError: (failure) => setError(refusal(failure)),
+    // An empty slug is made from the name by the server.
+    const input = { name: draft.name, slug: draft.slug.trim() || undefined, logo: draft.logo.trim() || null };
+    const done = {
+      onSuccess: () => {
+        showToast(t(editing ? "admin.catalogue.brandSaved" : "admin.catalogue.brandCreated"));
+        reset();
       },
+      onError: (failure: unknown) => setError(refusalOf(failure)),
+    };
+    if (editing) update.mutate({ id: editing.id, ...input }, done);
+    else create.mutate(input, done);
+  };
+  const input = (field: keyof typeof EMPTY_BRAND, props: { required?: boolean; maxLength: number }) => {
+    const fieldId = `${id}-${field}`;
+    const problem = errorOf(field);
+    const hint = field === "name" ? undefined : `${fieldId}-hint`;
+    return (
+      <input
+        id={fieldId}
+        className={inputClass}
+        value={draft[field]}
+        {...props}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${fieldId}-error` : hint}
+        onChange={(event) => setDraft((current) => ({ ...current, [field]: event.target.value }))}
+      />
     );
   };
   return (
@@ -70,61 +124,103 @@ function BrandsCard() {
       <h2 id={`${id}-title`} className="text-lg font-semibold text-ink">
         {t("admin.catalogue.brands")}
       </h2>
-      <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
-        <Field id={`${id}-name`} label={t("admin.catalogue.brandName")} error={error}>
-          <input
-            id={`${id}-name`}
-            className={inputClass}
-            value={name}
-            required
-            maxLength={100}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-name-error` : undefined}
-            onChange={(event) => setName(event.target.value)}
-          />
+      <form
+        onSubmit={submit}
+        className="grid gap-3 sm:grid-cols-[1fr_1fr_1.5fr_auto] sm:items-start"
+        aria-label={
+          editing ? t("admin.catalogue.editBrandOf", { name: editing.name }) : t("admin.catalogue.addBrand")
+        }
+      >
+        <Field id={`${id}-name`} label={t("admin.catalogue.brandName")} error={errorOf("name")}>
+          {input("name", { required: true, maxLength: 100 })}
         </Field>
-        <Button type="submit" disabled={create.isPending}>
-          {t("admin.catalogue.addBrand")}
-        </Button>
+        <Field
+          id={`${id}-slug`}
+          label={t("admin.catalogue.slug")}
+          hint={t("admin.catalogue.slugHint")}
+          error={errorOf("slug")}
+        >
+          {input("slug", { maxLength: 60 })}
+        </Field>
+        <Field
+          id={`${id}-logo`}
+          label={t("admin.catalogue.logo")}
+          hint={t("admin.catalogue.logoHint")}
+          error={errorOf("logo")}
+        >
+          {input("logo", { maxLength: 2000 })}
+        </Field>
+        <div className="flex gap-2 sm:pt-6">
+          <Button type="submit" disabled={create.isPending || update.isPending}>
+            {editing ? t("admin.catalogue.saveBrand") : t("admin.catalogue.addBrand")}
+          </Button>
+          {editing && (
+            <Button type="button" variant="ghost" onClick={reset}>
+              {t("admin.catalogue.cancel")}
+            </Button>
+          )}
+        </div>
       </form>
       {brands.isError ? (
         <LoadError onRetry={() => void brands.refetch()} />
       ) : (
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">{t("admin.catalogue.brands")}</caption>
-          <thead className="text-muted">
-            <tr>
-              <th scope="col">{t("admin.catalogue.brandName")}</th>
-              <th scope="col">{t("admin.catalogue.slug")}</th>
-              <th scope="col">{t("admin.catalogue.products")}</th>
-              <th scope="col">
-                <span className="sr-only">{t("admin.catalogue.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {brands.data?.map((brand) => (
-              <tr key={brand.id} className="border-t border-line">
-                <td className="py-1 text-ink">{brand.name}</td>
-                <td className="text-muted">{brand.slug}</td>
-                <td className="tabular-nums">{brand.productCount}</td>
-                <td className="text-right">
-                  <IconButton
-                    size="sm"
-                    label={t("admin.catalogue.deleteBrand", { name: brand.name })}
-                    icon={<Trash2 size={16} aria-hidden />}
-                    onClick={() =>
-                      remove.mutate(brand.id, {
-                        onSuccess: () => showToast(t("admin.catalogue.deleted")),
-                        onError: (failure) => showToast(refusal(failure), "error"),
-                      })
-                    }
-                  />
-                </td>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t("admin.catalogue.brands")}</caption>
+            <thead className="text-muted">
+              <tr>
+                <th scope="col">{t("admin.catalogue.brandName")}</th>
+                <th scope="col">{t("admin.catalogue.slug")}</th>
+                <th scope="col">{t("admin.catalogue.products")}</th>
+                <th scope="col">
+                  <span className="sr-only">{t("admin.catalogue.actions")}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {brands.data?.map((brand) => (
+                <tr key={brand.id} className="border-t border-line">
+                  <td className="py-1 text-ink">
+                    <span className="flex items-center gap-2">
+                      {brand.logo && (
+                        <img
+                          src={brand.logo}
+                          alt=""
+                          width={24}
+                          height={24}
+                          className="h-6 w-6 object-contain"
+                        />
+                      )}
+                      {brand.name}
+                    </span>
+                  </td>
+                  <td className="text-muted">{brand.slug}</td>
+                  <td className="tabular-nums">{brand.productCount}</td>
+                  <td className="text-right whitespace-nowrap">
+                    <IconButton
+                      size="sm"
+                      label={t("admin.catalogue.editBrandOf", { name: brand.name })}
+                      icon={<Pencil size={16} aria-hidden />}
+                      onClick={() => startEdit(brand)}
+                    />
+                    <IconButton
+                      size="sm"
+                      label={t("admin.catalogue.deleteBrand", { name: brand.name })}
+                      icon={<Trash2 size={16} aria-hidden />}
+                      onClick={() =>
+                        remove.mutate(brand.id, {
+                          onSuccess: () => showToast(t("admin.catalogue.deleted")),
+                          // 409 while products use it: the server's message says so.
+                          onError: (failure) => showToast(refusal(failure), "error"),
+                        })
+                      }
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Card>
   );
@@ -137,48 +233,48 @@ function AttributesCard() {
   const [categoryId, setCategoryId] = useState<number>();
   const attributes = useAttributes(categoryId === undefined ? [] : [categoryId]);
   const create = useCreateAttribute();
+  const update = useUpdateAttribute();
   const remove = useDeleteAttribute();
-  const [draft, setDraft] = useState({
-    key: "",
-    label: "",
-    type: "number" as AttributeType,
-    unit: "",
-    values: "",
-  });
-  const [error, setError] = useState<string>();
+  const [editing, setEditing] = useState<Attribute>();
+  const [draft, setDraft] = useState<AttributeDraft>(() => emptyAttributeDraft(0));
+  const [error, setError] = useState<{ field: string; reason: string }>();
+  const reset = (position = attributes.data?.length ?? 0) => {
+    setEditing(undefined);
+    setDraft(emptyAttributeDraft(position));
+    setError(undefined);
+  };
+  const startEdit = (attribute: Attribute) => {
+    setEditing(attribute);
+    setError(undefined);
+    setDraft(draftOfAttribute(attribute));
+    document.getElementById(`${id}-key`)?.focus();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (categoryId === undefined) return;
     setError(undefined);
-    create.mutate(
-      {
-        categoryId,
-        key: draft.key,
-        label: draft.label,
-        type: draft.type,
-        unit: draft.unit || null,
-        enumValues:
-          draft.type === "enum"
-            ? draft.values
-                .split(",")
-                .map((value) => value.trim())
-                .filter(Boolean)
-            : [],
-        filterable: true,
-        betterWhen: null,
-        position: attributes.data?.length ?? 0,
+    const input = attributeInputOf(categoryId, draft);
+    const done = {
+      onSuccess: () => {
+        showToast(t(editing ? "admin.catalogue.attributeSaved" : "admin.catalogue.attributeCreated"));
+        reset((attributes.data?.length ?? 0) + (editing ? 0 : 1));
       },
-      {
-        onSuccess: () => {
-          setDraft({ key: "", label: "", type: "number", unit: "", values: "" });
-          showToast(t("admin.catalogue.attributeCreated"));
-        },
-        onError: (failure) => setError(refusal(failure)),
-      },
-    );
+      onError: (failure: unknown) => setError(refusalOf(failure)),
+    };
+    if (editing) update.mutate({ id: editing.id, ...input }, done);
+    else create.mutate(input, done);
   };
-  const set = (field: keyof typeof draft) => (event: { target: { value: string } }) =>
-    setDraft((current) => ({ ...current, [field]: event.target.value }));
+  const FIELDS = ["key", "label", "type", "unit", "enumValues", "filterable", "betterWhen", "position"];
+  const errorOf = (field: string) =>
+    error && (error.field === field || (field === "key" && !FIELDS.includes(error.field)))
+      ? error.reason
+      : undefined;
+  /** The control's description: its error when it has one, else its hint. */
+  const describedBy = (field: string, fieldId: string, hint?: boolean) =>
+    errorOf(field) ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
+  const set =
+    (field: "key" | "label" | "unit" | "values" | "position") => (event: { target: { value: string } }) =>
+      setDraft((current) => ({ ...current, [field]: event.target.value }));
   return (
     <Card as="section" size="lg" aria-labelledby={`${id}-title`} className="flex flex-col gap-4 p-4 sm:p-6">
       <h2 id={`${id}-title`} className="text-lg font-semibold text-ink">
@@ -187,9 +283,12 @@ function AttributesCard() {
       <Field id={`${id}-category`} label={t("admin.catalogue.category")}>
         <select
           id={`${id}-category`}
-          className={inputClass}
+          className={`${inputClass} sm:max-w-sm`}
           value={categoryId ?? ""}
-          onChange={(event) => setCategoryId(event.target.value ? Number(event.target.value) : undefined)}
+          onChange={(event) => {
+            setCategoryId(event.target.value ? Number(event.target.value) : undefined);
+            reset(0);
+          }}
         >
           <option value="">{t("admin.catalogue.chooseCategory")}</option>
           {categories.data?.map((category) => (
@@ -201,55 +300,120 @@ function AttributesCard() {
       </Field>
       {categoryId !== undefined && (
         <>
-          <ul className="flex flex-col gap-1 text-sm" aria-label={t("admin.catalogue.attributes")}>
-            {attributes.data?.map((attribute) => (
-              <li
-                key={attribute.id}
-                className="flex items-center justify-between gap-2 border-t border-line py-1"
-              >
-                <span className="text-ink">
-                  {attribute.label}{" "}
-                  <span className="text-muted">
-                    ({attribute.key}, {attribute.type}
-                    {attribute.unit ? `, ${attribute.unit}` : ""}
-                    {attribute.enumValues.length ? `: ${attribute.enumValues.join(", ")}` : ""})
-                  </span>
-                </span>
-                <IconButton
-                  size="sm"
-                  label={t("admin.catalogue.deleteAttribute", { name: attribute.label })}
-                  icon={<Trash2 size={16} aria-hidden />}
-                  onClick={() => remove.mutate(attribute.id)}
-                />
-              </li>
-            ))}
-          </ul>
+          {attributes.data?.length === 0 ? (
+            <p className="text-sm text-muted">{t("admin.catalogue.noAttributes")}</p>
+          ) : (
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">{t("admin.catalogue.attributes")}</caption>
+                <thead className="text-muted">
+                  <tr>
+                    <th scope="col">{t("admin.catalogue.label")}</th>
+                    <th scope="col">{t("admin.catalogue.key")}</th>
+                    <th scope="col">{t("admin.catalogue.type")}</th>
+                    <th scope="col">{t("admin.catalogue.unit")}</th>
+                    <th scope="col">{t("admin.catalogue.filterable")}</th>
+                    <th scope="col">{t("admin.catalogue.betterWhen")}</th>
+                    <th scope="col">{t("admin.catalogue.position")}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t("admin.catalogue.actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {attributes.data?.map((attribute) => (
+                    <tr key={attribute.id} className="border-t border-line">
+                      <th scope="row" className="py-1 pr-2 font-medium text-ink">
+                        {attribute.label}
+                      </th>
+                      <td className="pr-2 text-muted">{attribute.key}</td>
+                      <td className="pr-2">
+                        {t(`admin.catalogue.types.${attribute.type}`)}
+                        {attribute.enumValues.length > 0 && (
+                          <span className="block text-xs text-muted">{attribute.enumValues.join(", ")}</span>
+                        )}
+                      </td>
+                      <td className="pr-2">{attribute.unit ?? "—"}</td>
+                      <td className="pr-2">
+                        {t(attribute.filterable ? "admin.catalogue.yes" : "admin.catalogue.no")}
+                      </td>
+                      <td className="pr-2">
+                        {attribute.betterWhen ? t(`admin.catalogue.better.${attribute.betterWhen}`) : "—"}
+                      </td>
+                      <td className="pr-2 tabular-nums">{attribute.position}</td>
+                      <td className="text-right whitespace-nowrap">
+                        <IconButton
+                          size="sm"
+                          label={t("admin.catalogue.editAttributeOf", { name: attribute.label })}
+                          icon={<Pencil size={16} aria-hidden />}
+                          onClick={() => startEdit(attribute)}
+                        />
+                        <IconButton
+                          size="sm"
+                          label={t("admin.catalogue.deleteAttribute", { name: attribute.label })}
+                          icon={<Trash2 size={16} aria-hidden />}
+                          onClick={() =>
+                            remove.mutate(attribute.id, {
+                              onSuccess: () => showToast(t("admin.catalogue.deleted")),
+                              onError: (failure) => showToast(refusal(failure), "error"),
+                            })
+                          }
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
           <form
             onSubmit={submit}
             className="grid gap-3 sm:grid-cols-3"
-            aria-label={t("admin.catalogue.addAttribute")}
+            aria-label={
+              editing
+                ? t("admin.catalogue.editAttributeOf", { name: editing.label })
+                : t("admin.catalogue.addAttribute")
+            }
           >
-            <Field id={`${id}-key`} label={t("admin.catalogue.key")} hint={t("admin.catalogue.keyHint")}>
+            <Field
+              id={`${id}-key`}
+              label={t("admin.catalogue.key")}
+              hint={t("admin.catalogue.keyHint")}
+              error={errorOf("key")}
+            >
               <input
                 id={`${id}-key`}
-                aria-describedby={`${id}-key-hint`}
+                aria-describedby={describedBy("key", `${id}-key`, true)}
+                aria-invalid={errorOf("key") ? true : undefined}
                 className={inputClass}
                 value={draft.key}
                 required
+                maxLength={40}
                 onChange={set("key")}
               />
             </Field>
-            <Field id={`${id}-label`} label={t("admin.catalogue.label")}>
+            <Field id={`${id}-label`} label={t("admin.catalogue.label")} error={errorOf("label")}>
               <input
                 id={`${id}-label`}
+                aria-describedby={describedBy("label", `${id}-label`)}
+                aria-invalid={errorOf("label") ? true : undefined}
                 className={inputClass}
                 value={draft.label}
                 required
+                maxLength={100}
                 onChange={set("label")}
               />
             </Field>
-            <Field id={`${id}-type`} label={t("admin.catalogue.type")}>
-              <select id={`${id}-type`} className={inputClass} value={draft.type} onChange={set("type")}>
+            <Field id={`${id}-type`} label={t("admin.catalogue.type")} error={errorOf("type")}>
+              <select
+                id={`${id}-type`}
+                aria-describedby={describedBy("type", `${id}-type`)}
+                className={inputClass}
+                value={draft.type}
+                onChange={(event) =>
+                  setDraft((current) => ({ ...current, type: event.target.value as AttributeType }))
+                }
+              >
                 {ATTRIBUTE_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {t(`admin.catalogue.types.${type}`)}
@@ -257,34 +421,102 @@ function AttributesCard() {
                 ))}
               </select>
             </Field>
-            <Field id={`${id}-unit`} label={t("admin.catalogue.unit")}>
-              <input id={`${id}-unit`} className={inputClass} value={draft.unit} onChange={set("unit")} />
+            <Field id={`${id}-unit`} label={t("admin.catalogue.unit")} error={errorOf("unit")}>
+              <input
+                id={`${id}-unit`}
+                aria-describedby={describedBy("unit", `${id}-unit`)}
+                aria-invalid={errorOf("unit") ? true : undefined}
+                className={inputClass}
+                value={draft.unit}
+                maxLength={20}
+                onChange={set("unit")}
+              />
             </Field>
             {draft.type === "enum" && (
               <Field
                 id={`${id}-values`}
                 label={t("admin.catalogue.values")}
                 hint={t("admin.catalogue.valuesHint")}
+                error={errorOf("enumValues")}
               >
                 <input
                   id={`${id}-values`}
-                  aria-describedby={`${id}-values-hint`}
+                  aria-describedby={describedBy("enumValues", `${id}-values`, true)}
+                  aria-invalid={errorOf("enumValues") ? true : undefined}
                   className={inputClass}
                   value={draft.values}
+                  required
                   onChange={set("values")}
                 />
               </Field>
             )}
-            <div className="flex items-end">
-              <Button type="submit" disabled={create.isPending}>
-                {t("admin.catalogue.addAttribute")}
-              </Button>
-            </div>
-            {error && (
-              <p role="alert" className="text-sm font-semibold text-sale sm:col-span-3">
-                {error}
-              </p>
+            {draft.type === "number" && (
+              <Field
+                id={`${id}-better`}
+                label={t("admin.catalogue.betterWhen")}
+                hint={t("admin.catalogue.betterWhenHint")}
+                error={errorOf("betterWhen")}
+              >
+                <select
+                  id={`${id}-better`}
+                  aria-describedby={describedBy("betterWhen", `${id}-better`, true)}
+                  className={inputClass}
+                  value={draft.betterWhen}
+                  onChange={(event) =>
+                    setDraft((current) => ({
+                      ...current,
+                      betterWhen: event.target.value as AttributeDraft["betterWhen"],
+                    }))
+                  }
+                >
+                  <option value="">{t("admin.catalogue.better.none")}</option>
+                  {BETTER_WHEN.map((better) => (
+                    <option key={better} value={better}>
+                      {t(`admin.catalogue.better.${better}`)}
+                    </option>
+                  ))}
+                </select>
+              </Field>
             )}
+            <Field id={`${id}-position`} label={t("admin.catalogue.position")} error={errorOf("position")}>
+              <input
+                id={`${id}-position`}
+                aria-describedby={describedBy("position", `${id}-position`)}
+                aria-invalid={errorOf("position") ? true : undefined}
+                className={inputClass}
+                inputMode="numeric"
+                value={draft.position}
+                onChange={set("position")}
+              />
+            </Field>
+            <div className="flex min-h-11 items-center gap-2 sm:pt-6">
+              <input
+                id={`${id}-filterable`}
+                type="checkbox"
+                className="h-5 w-5 accent-accent"
+                checked={draft.filterable}
+                aria-describedby={`${id}-filterable-hint`}
+                onChange={(event) =>
+                  setDraft((current) => ({ ...current, filterable: event.target.checked }))
+                }
+              />
+              <label htmlFor={`${id}-filterable`} className="text-sm text-ink">
+                {t("admin.catalogue.filterable")}
+                <span id={`${id}-filterable-hint`} className="block text-xs text-muted">
+                  {t("admin.catalogue.filterableHint")}
+                </span>
+              </label>
+            </div>
+            <div className="flex items-end gap-2 sm:col-span-3">
+              <Button type="submit" disabled={create.isPending || update.isPending}>
+                {editing ? t("admin.catalogue.saveAttribute") : t("admin.catalogue.addAttribute")}
+              </Button>
+              {editing && (
+                <Button type="button" variant="ghost" onClick={() => reset()}>
+                  {t("admin.catalogue.cancel")}
+                </Button>
+              )}
+            </div>
           </form>
         </>
       )}

@@ -306,6 +306,7 @@ function VariantsCard({ product }: { product: Product }) {
                 const name = Object.values(row.options).join(" / ") || t("admin.catalogue.defaultVariant");
                 const cell = (column: "sku" | "price" | "stock") => {
                   const problem = errorOf(index, column);
+                  const problemId = `${id}-variant-${index}-${column}-error`;
                   return (
                     <td className="py-1 pr-2">
                       <input
@@ -314,9 +315,14 @@ function VariantsCard({ product }: { product: Product }) {
                         value={row[column]}
                         inputMode={column === "sku" ? undefined : "decimal"}
                         aria-invalid={problem ? true : undefined}
+                        aria-describedby={problem ? problemId : undefined}
                         onChange={(event) => change(index, { [column]: event.target.value })}
                       />
-                      {problem && <span className="text-xs font-semibold text-sale">{problem}</span>}
+                      {problem && (
+                        <span id={problemId} className="text-xs font-semibold text-sale">
+                          {problem}
+                        </span>
+                      )}
                     </td>
                   );
                 };

@@ -46,11 +46,19 @@ export const useCreateBrand = () =>
   useWrite((input: BrandInput) =>
     apiFetch<Brand>("/brands", { method: "POST", body: JSON.stringify(input) }),
   );
+export const useUpdateBrand = () =>
+  useWrite(({ id, ...input }: BrandInput & { id: number }) =>
+    apiFetch<Brand>(`/brands/${id}`, { method: "PUT", body: JSON.stringify(input) }),
+  );
 export const useDeleteBrand = () =>
   useWrite((id: number) => apiFetch<unknown>(`/brands/${id}`, { method: "DELETE" }));
 export const useCreateAttribute = () =>
   useWrite((input: AttributeInput) =>
     apiFetch<Attribute>("/attributes", { method: "POST", body: JSON.stringify(input) }),
+  );
+export const useUpdateAttribute = () =>
+  useWrite(({ id, ...input }: AttributeInput & { id: number }) =>
+    apiFetch<Attribute>(`/attributes/${id}`, { method: "PUT", body: JSON.stringify(input) }),
   );
 export const useDeleteAttribute = () =>
   useWrite((id: number) => apiFetch<unknown>(`/attributes/${id}`, { method: "DELETE" }));
