@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "@voltio/domain/catalog";
-import { productVariants, products } from "../../db/schema";
+import { productVariants, products, stockAlerts } from "../../db/schema";
 import { createTestApp, type TestContext } from "../../../test/app";
 import { shop, type Headers } from "../../../test/shop";
 
@@ -362,5 +362,34 @@ describe("the product row follows its live variants", () => {
     const bad = await put([variant("Black", { images: ["//evil.example/x.png"] })]);
     expect(bad.statusCode).toBe(400);
     expect(fieldOf(bad)).toBe("variants.0.images.0");
+  });
+
+  it("a grid that restocks a sold-out variant answers its back-in-stock requests before replying", async () => {
+    const { product } = await newCategoryProduct();
+    const options = [{ name: "Colour", values: ["Black", "White"] }];
+    const grid = (whiteStock: number, ids: number[] = []) =>
+      call("PUT", `/api/products/${product.id}/variants`, {
+        options,
+        variants: ["Black", "White"].map((colour, index) => ({
+          ...(ids[index] ? { id: ids[index] } : {}),
+          sku: `ALERT-${product.id}-${colour}`,
+          options: { Colour: colour },
+          price: 30,
+          stock: colour === "White" ? whiteStock : 2,
+        })),
+      });
+    const saved = (await grid(0)).json<Product>();
+    const ids = saved.variants.map((variant) => variant.id);
+    const asked = await t.app.inject({
+      method: "PUT",
+      url: `/api/product/${product.id}/stock-alert?variantId=${ids[1]}`,
+      headers: shopper,
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const alertOf = async () =>
+      (await t.database.db.select().from(stockAlerts).where(eq(stockAlerts.productId, product.id)))[0]!;
+    expect((await alertOf()).notifiedAt).toBeNull();
+    expect((await grid(3, ids)).statusCode).toBe(200);
+    expect(await alertOf()).toMatchObject({ variantId: ids[1], notifiedAt: expect.any(Date) });
   });
 });
