@@ -122,7 +122,10 @@ test("the admin sells a product in Colour × Memory: four variants generated, pr
   await lastSku.fill(firstSku);
   await reloaded.getByRole("button", { name: "Save variants" }).click();
   await expect(lastSku).toHaveAttribute("aria-invalid", "true");
-  await expect(rows.last()).toContainText("SKU too");
+  // The reason is the cell's description, read with it.
+  await expect(page.locator(`[id="${await lastSku.getAttribute("aria-describedby")}"]`)).toContainText(
+    "SKU too",
+  );
   expect((await productOf(page, product.id)).variants.map((variant) => variant.sku).sort()).toEqual(
     [1, 2, 3].map((n) => `E2E-${product.id}-${n}`),
   );
@@ -145,6 +148,12 @@ test("the admin creates a brand and a RAM attribute, then gives a product both: 
   await expect(brandRow).toBeVisible();
   // Its slug comes from the name; no product uses it yet.
   await expect(brandRow.getByRole("cell").nth(1)).toHaveText(brand.toLowerCase().replace(/\s+/g, "-"));
+  // Edited: a slug of the admin's own.
+  const slug = `e2e-${Date.now().toString(36)}`;
+  await brands.getByRole("button", { name: `Edit the brand ${brand}` }).click();
+  await brands.getByLabel("Slug").fill(slug);
+  await clickForToast(page, brands.getByRole("button", { name: "Save brand" }), "Brand saved");
+  await expect(brandRow.getByRole("cell").nth(1)).toHaveText(slug);
 
   const attributes = page.getByRole("region", { name: "Attributes" });
   await attributes.getByLabel("Category").selectOption({ label: category });
@@ -153,7 +162,21 @@ test("the admin creates a brand and a RAM attribute, then gives a product both: 
   await attributes.getByLabel("Type").selectOption({ label: "Number" });
   await attributes.getByLabel("Unit").fill("GB");
   await clickForToast(page, attributes.getByRole("button", { name: "Add attribute" }), "Attribute created");
-  await expect(attributes.getByText(/^RAM/)).toBeVisible();
+  await expect(attributes.getByRole("rowheader", { name: "RAM" })).toBeVisible();
+  // Edited: more RAM is better (the compare page marks it).
+  await attributes.getByRole("button", { name: "Edit the attribute RAM" }).click();
+  await attributes.getByLabel("Better when").selectOption({ label: "Higher" });
+  await clickForToast(page, attributes.getByRole("button", { name: "Save attribute" }), "Attribute saved");
+  await expect(attributes.getByRole("row").filter({ hasText: "ram_gb" })).toContainText("Higher");
+  const categoryId = (
+    (await (await page.request.get(`/api/products/${product.id}`)).json()) as { categories: { id: number }[] }
+  ).categories[0]!.id;
+  const ofCategory = (await (await page.request.get(`/api/attributes?categoryId=${categoryId}`)).json()) as {
+    key: string;
+    unit: string | null;
+    betterWhen: string | null;
+  }[];
+  expect(ofCategory).toMatchObject([{ key: "ram_gb", unit: "GB", betterWhen: "higher" }]);
 
   // The product's own page lists its category's attribute, with its unit.
   await page.goto(`/admin/details/${product.id}`);
