@@ -263,8 +263,27 @@ function report(kind: "pglite" | "postgres", rows: Row[]): void {
       ...lines.map((line) => `| ${line} |`),
       "",
       `The category + price filter costs ${filterCost}× the plain listing (page 1, uncached, req/s ratio).`,
+      ...facetedLines(rows),
     ].join("\n"),
   );
+}
+
+/** Issue 41's faceted rows against the category + price filter row (uncached req/s), when they were run. */
+function facetedLines(rows: Row[]): string[] {
+  const perSecond = (name: string) =>
+    rows.find((row) => row.scenario === name)?.results.uncached?.requestsPerSecond;
+  const filter = perSecond("category + price filter");
+  const faceted = rows.filter((row) => row.scenario.startsWith("faceted"));
+  if (!filter || faceted.length === 0) return [];
+  return [
+    "",
+    `Faceted rows (issue 41; ${PRODUCTS.toLocaleString("en")} products, each with its demo product's brand and specifications and ~3`,
+    "variants): a faceted listing keeps its matches' ids (by filters and order) and its facet counts as the listing",
+    "keeps its counts, cleared by any catalogue or stock change; a request then reads its page's rows. Uncached req/s",
+    `against the category + price filter: ${faceted
+      .map((row) => `${row.scenario} ${ratio(row.results.uncached!.requestsPerSecond, filter)}×`)
+      .join("; ")}.`,
+  ];
 }
 
 function reportEdits(edits: EditsResult): void {
