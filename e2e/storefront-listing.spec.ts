@@ -225,8 +225,12 @@ test("at 360 px the filters fold behind a button and the grid keeps two columns"
   const button = page.getByRole("button", { name: "Filters" });
   await expect(page.getByRole("switch", { name: "Free shipping" })).toBeHidden();
   await button.click();
+  // A sheet (issue 41): a dialog with the same filters, over the grid.
   await expect(button).toHaveAttribute("aria-expanded", "true");
-  await expect(page.getByRole("switch", { name: "Free shipping" })).toBeVisible();
+  const sheet = page.getByRole("dialog", { name: "Filters" });
+  await expect(sheet.getByRole("switch", { name: "Free shipping" })).toBeVisible();
+  await sheet.getByRole("button", { name: "Close filters" }).click();
+  await expect(button).toBeFocused();
   await expect(cards(page).first()).toBeVisible();
   const [first, second] = await cards(page).evaluateAll((items) =>
     items.slice(0, 2).map((item) => item.getBoundingClientRect().top),

@@ -4,17 +4,6 @@
  * page's entry stays within its weight budget. Spanish mirrors every key (catalogue-es.ts).
  */
 export const catalogueEn = {
-  variants: {
-    choose: "Choose {{option}}",
-    chosen: "{{option}}: {{value}}",
-    unavailable: "Not available in this combination",
-    valueSoldOut: "{{value}}, sold out",
-    valueUnavailable: "{{value}}, not available with your other choices",
-    quantity: "Quantity",
-    decrease: "One less",
-    increase: "One more",
-    status: "{{variant}}: {{price}}, {{stock}}",
-  },
   specs: {
     heading: "Specifications",
     brand: "Brand",

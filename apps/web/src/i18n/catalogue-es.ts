@@ -2,17 +2,6 @@ import type { catalogueEn } from "./catalogue-en";
 
 /** Textos en español del catálogo: marcas, especificaciones, variantes, filtros y comparación (catalogue-en.ts). */
 export const catalogueEs: typeof catalogueEn = {
-  variants: {
-    choose: "Elige {{option}}",
-    chosen: "{{option}}: {{value}}",
-    unavailable: "No disponible en esta combinación",
-    valueSoldOut: "{{value}}, agotado",
-    valueUnavailable: "{{value}}, no disponible con tus otras elecciones",
-    quantity: "Cantidad",
-    decrease: "Uno menos",
-    increase: "Uno más",
-    status: "{{variant}}: {{price}}, {{stock}}",
-  },
   specs: {
     heading: "Especificaciones",
     brand: "Marca",

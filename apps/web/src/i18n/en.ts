@@ -146,6 +146,12 @@ export const en = {
     refused: "This list can't be shown",
   },
   variants: {
+    chosen: "{{option}}: {{value}}",
+    unavailable: "Not available in this combination",
+    quantity: "Quantity",
+    decrease: "One less",
+    increase: "One more",
+    status: "{{variant}}: {{price}}, {{stock}}",
     soldOut: "Sold out",
     onlyLeft: "Only {{count}} left",
     soldOutChoice: "This choice is sold out. Ask to be told when it is back.",

@@ -144,6 +144,12 @@ export const es: Messages = {
     refused: "No se puede mostrar esta lista",
   },
   variants: {
+    chosen: "{{option}}: {{value}}",
+    unavailable: "No disponible en esta combinación",
+    quantity: "Cantidad",
+    decrease: "Uno menos",
+    increase: "Uno más",
+    status: "{{variant}}: {{price}}, {{stock}}",
     soldOut: "Agotado",
     onlyLeft: "Quedan solo {{count}}",
     soldOutChoice: "Esta opción está agotada. Pide que te avisemos cuando vuelva.",

@@ -24,6 +24,8 @@ import { lazySection } from "@/components/lazy-section";
 import { useNearViewport } from "@/components/use-near-viewport";
 import { usd } from "@/components/ui/usd";
 import { stockText } from "./StockText";
+import { VariantAddToCart } from "./VariantAddToCart";
+import { VariantPicker } from "./VariantPicker";
 import { chosenVariant, variantImages, variantPriceToday, withVariant } from "./variant-choice";
 
 /** A variant with this many units or fewer says 'Only n left'. */
@@ -36,16 +38,11 @@ const RelatedProducts = lazySection(() =>
   import("./RelatedProducts").then((module) => module.RelatedProducts),
 );
 const StockAlert = lazySection(() => import("./StockAlert").then((module) => module.StockAlert));
-// Issue 41's parts (option pickers, quantity, specifications, compare) come after the page's code, each with
-// the catalogue's texts: a product page's first script stays within the storefront's budget (ADR 0006).
+// Issue 41's specifications and compare button come after the page's code, each with the catalogue's texts
+// (ADR 0006). The option pickers and Add to cart are the page's own: a click on them before a section's code
+// arrived would be lost.
 const withCatalogueTexts = <T,>(load: Promise<T>) =>
   Promise.all([load, loadTexts("catalogue")]).then(([loaded]) => loaded);
-const VariantPicker = lazySection(() =>
-  withCatalogueTexts(import("./VariantPicker").then((module) => module.VariantPicker)),
-);
-const VariantAddToCart = lazySection(() =>
-  withCatalogueTexts(import("./VariantAddToCart").then((module) => module.VariantAddToCart)),
-);
 const SpecTable = lazySection(() =>
   withCatalogueTexts(import("./SpecTable").then((module) => module.SpecTable)),
 );
