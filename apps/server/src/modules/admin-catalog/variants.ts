@@ -8,6 +8,7 @@ import { Conflict, InvalidInput, NotFound } from "../../errors";
 import { recordChange } from "../audit/service";
 import type { Caller } from "../identity/caller";
 import { PRODUCT_NOT_FOUND } from "./products";
+import { conflictOnRace } from "../catalog-structure/service";
 
 /**
  * A product's options and variants in the back office (issue 41, docs/product-rules.md §7.3.1): the grid
@@ -100,89 +101,99 @@ async function writeVariantImages(
   );
 }
 
+/** Another product's grid took one of these SKUs between the check and the write. */
+const skuRaces = conflictOnRace({
+  product_variants_sku_key: () =>
+    new Conflict("Another variant took one of these SKUs meanwhile: save again to see which", {
+      field: "variants",
+    }),
+});
+
 /** PUT /products/:id/variants. */
 export async function replaceVariants(db: Db, actor: Caller, productId: number, input: VariantsInput) {
   const problem = gridProblem(input);
   if (problem) throw problem;
-  await db.transaction(async (tx) => {
-    const product = await lockProduct(tx, productId);
-    const before = await liveVariants(tx, productId);
-    const kept = input.variants.flatMap((variant) => (variant.id === undefined ? [] : [variant.id]));
-    const own = kept.length
-      ? await tx
-          .select({ id: productVariants.id })
-          .from(productVariants)
-          .where(and(eq(productVariants.productId, productId), inArray(productVariants.id, kept)))
-      : [];
-    for (const [index, variant] of input.variants.entries())
-      if (variant.id !== undefined && !own.some((row) => row.id === variant.id))
-        throw new InvalidInput(`variants.${index}.id`, "is not a variant of this product");
-    const skus = input.variants.map((variant) => variant.sku);
-    const taken = await tx
-      .select({ sku: productVariants.sku })
-      .from(productVariants)
-      .where(
-        and(
-          inArray(
-            sql`lower(${productVariants.sku})`,
-            skus.map((sku) => sku.toLowerCase()),
+  await db
+    .transaction(async (tx) => {
+      const product = await lockProduct(tx, productId);
+      const before = await liveVariants(tx, productId);
+      const kept = input.variants.flatMap((variant) => (variant.id === undefined ? [] : [variant.id]));
+      const own = kept.length
+        ? await tx
+            .select({ id: productVariants.id })
+            .from(productVariants)
+            .where(and(eq(productVariants.productId, productId), inArray(productVariants.id, kept)))
+        : [];
+      for (const [index, variant] of input.variants.entries())
+        if (variant.id !== undefined && !own.some((row) => row.id === variant.id))
+          throw new InvalidInput(`variants.${index}.id`, "is not a variant of this product");
+      const skus = input.variants.map((variant) => variant.sku);
+      const taken = await tx
+        .select({ sku: productVariants.sku })
+        .from(productVariants)
+        .where(
+          and(
+            inArray(
+              sql`lower(${productVariants.sku})`,
+              skus.map((sku) => sku.toLowerCase()),
+            ),
+            kept.length ? notInArray(productVariants.id, kept) : undefined,
           ),
-          kept.length ? notInArray(productVariants.id, kept) : undefined,
-        ),
+        );
+      const clash = input.variants.findIndex((variant) =>
+        taken.some((row) => row.sku.toLowerCase() === variant.sku.toLowerCase()),
       );
-    const clash = input.variants.findIndex((variant) =>
-      taken.some((row) => row.sku.toLowerCase() === variant.sku.toLowerCase()),
-    );
-    if (clash >= 0) throw new InvalidInput(`variants.${clash}.sku`, "is another variant's SKU");
+      if (clash >= 0) throw new InvalidInput(`variants.${clash}.sku`, "is another variant's SKU");
 
-    // Retired first, and the kept ones set aside: the live combinations are unique, and a grid may swap two.
-    const now = new Date();
-    await tx
-      .update(productVariants)
-      .set({ retiredAt: now })
-      .where(
-        and(
-          eq(productVariants.productId, productId),
-          isNull(productVariants.retiredAt),
-          kept.length ? notInArray(productVariants.id, kept) : undefined,
-        ),
-      );
-    if (kept.length)
+      // Retired first, and the kept ones set aside: the live combinations are unique, and a grid may swap two.
+      const now = new Date();
       await tx
         .update(productVariants)
-        .set({
-          sku: sql`'~' || ${productVariants.id}`,
-          options: sql`jsonb_build_object('~', ${productVariants.id})`,
-        })
-        .where(inArray(productVariants.id, kept));
-    for (const [position, variant] of input.variants.entries()) {
-      const values = {
-        sku: variant.sku,
-        options: variant.options,
-        priceCents: toCents(variant.price),
-        stock: variant.stock,
-        saleEligible: variant.saleEligible,
-        position,
-        retiredAt: null,
-      };
-      let variantId = variant.id;
-      if (variantId === undefined)
-        [{ id: variantId }] = (await tx
-          .insert(productVariants)
-          .values({ productId, ...values })
-          .returning({ id: productVariants.id })) as [{ id: number }];
-      else await tx.update(productVariants).set(values).where(eq(productVariants.id, variantId));
-      if (variant.images !== undefined) await writeVariantImages(tx, productId, variantId, variant);
-    }
-    await tx
-      .update(products)
-      .set({ options: input.options, updatedAt: now })
-      .where(eq(products.id, productId));
-    await recordChange(tx, actor, "product.variants", productId, {
-      before: { options: product.options, variants: audited(before) },
-      after: { options: input.options, variants: audited(await liveVariants(tx, productId)) },
-    });
-  });
+        .set({ retiredAt: now })
+        .where(
+          and(
+            eq(productVariants.productId, productId),
+            isNull(productVariants.retiredAt),
+            kept.length ? notInArray(productVariants.id, kept) : undefined,
+          ),
+        );
+      if (kept.length)
+        await tx
+          .update(productVariants)
+          .set({
+            sku: sql`'~' || ${productVariants.id}`,
+            options: sql`jsonb_build_object('~', ${productVariants.id})`,
+          })
+          .where(inArray(productVariants.id, kept));
+      for (const [position, variant] of input.variants.entries()) {
+        const values = {
+          sku: variant.sku,
+          options: variant.options,
+          priceCents: toCents(variant.price),
+          stock: variant.stock,
+          saleEligible: variant.saleEligible,
+          position,
+          retiredAt: null,
+        };
+        let variantId = variant.id;
+        if (variantId === undefined)
+          [{ id: variantId }] = (await tx
+            .insert(productVariants)
+            .values({ productId, ...values })
+            .returning({ id: productVariants.id })) as [{ id: number }];
+        else await tx.update(productVariants).set(values).where(eq(productVariants.id, variantId));
+        if (variant.images !== undefined) await writeVariantImages(tx, productId, variantId, variant);
+      }
+      await tx
+        .update(products)
+        .set({ options: input.options, updatedAt: now })
+        .where(eq(products.id, productId));
+      await recordChange(tx, actor, "product.variants", productId, {
+        before: { options: product.options, variants: audited(before) },
+        after: { options: input.options, variants: audited(await liveVariants(tx, productId)) },
+      });
+    })
+    .catch(skuRaces);
 }
 
 /** DELETE /products/:id/variants/:variantId: the variant is retired; a product keeps at least one. */

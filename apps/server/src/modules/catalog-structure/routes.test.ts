@@ -2,7 +2,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "@voltio/domain/catalog";
 import { productVariants, products, stockAlerts } from "../../db/schema";
+import pg from "pg";
 import { createTestApp, type TestContext } from "../../../test/app";
+import { testDatabaseKind } from "../../../test/database";
 import { shop, type Headers } from "../../../test/shop";
 
 /**
@@ -391,5 +393,36 @@ describe("the product row follows its live variants", () => {
     expect((await alertOf()).notifiedAt).toBeNull();
     expect((await grid(3, ids)).statusCode).toBe(200);
     expect(await alertOf()).toMatchObject({ variantId: ids[1], notifiedAt: expect.any(Date) });
+  });
+});
+
+describe.runIf(testDatabaseKind() === "postgres")("two admins saving at once", () => {
+  it("the one whose brand name the index refuses gets the 409 the check gives, not a 500", async () => {
+    const name = `Race ${++serial}`;
+    const other = new pg.Client({ connectionString: t.database.url });
+    await other.connect();
+    try {
+      // The other admin's brand is written but not committed: the request's check can't see it yet.
+      await other.query("begin");
+      await other.query("insert into brands (name, slug) values ($1, $2)", [name, `race-${serial}`]);
+      const reply = call("POST", "/api/brands", { name: name.toUpperCase(), slug: `other-${serial}` });
+      await expect
+        .poll(
+          async () =>
+            (
+              await other.query(
+                "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+              )
+            ).rows[0].n,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      await other.query("commit");
+      const refused = await reply;
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(fieldOf(refused)).toBe("name");
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -12,6 +12,34 @@ import type { Caller } from "../identity/caller";
  * §2.10, §7.3.1). Every change is audited; the database tells every process (the 'catalog' notification).
  */
 
+/**
+ * The unique constraint a write broke (PostgreSQL 23505), if that is what failed: the checks before a write
+ * read committed rows, so two admins saving the same name at once are told apart by the index, as a 409.
+ */
+export function brokenUniqueConstraint(error: unknown): string | undefined {
+  for (let e = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === "23505")
+      return String((e as { constraint?: unknown }).constraint ?? "");
+  return undefined;
+}
+
+/** A race lost on one of these constraints becomes the 409 its check would have given. */
+export function conflictOnRace(conflicts: Record<string, () => Error>) {
+  return (error: unknown): never => {
+    const broken = brokenUniqueConstraint(error);
+    throw (broken !== undefined && conflicts[broken]?.()) || error;
+  };
+}
+
+const brandRaces = conflictOnRace({
+  brands_name_lower_key: () => new Conflict("Another brand has this name", { field: "name" }),
+  brands_slug_key: () => new Conflict("Another brand has this slug", { field: "slug" }),
+});
+const attributeRaces = conflictOnRace({
+  attributes_category_key: () =>
+    new Conflict("The category has an attribute with this key", { field: "key" }),
+});
+
 export const BRAND_NOT_FOUND = "Brand Not Found";
 export const ATTRIBUTE_NOT_FOUND = "Attribute Not Found";
 
@@ -61,26 +89,30 @@ function brandValues(input: BrandInput) {
 
 export async function createBrand(db: Db, actor: Caller, input: BrandInput): Promise<number> {
   const values = brandValues(input);
-  return db.transaction(async (tx) => {
-    await refuseTaken(tx, values);
-    const [created] = await tx.insert(brands).values(values).returning({ id: brands.id });
-    await recordChange(tx, actor, "brand.create", created!.id, { before: null, after: values });
-    return created!.id;
-  });
+  return db
+    .transaction(async (tx) => {
+      await refuseTaken(tx, values);
+      const [created] = await tx.insert(brands).values(values).returning({ id: brands.id });
+      await recordChange(tx, actor, "brand.create", created!.id, { before: null, after: values });
+      return created!.id;
+    })
+    .catch(brandRaces);
 }
 
 export async function updateBrand(db: Db, actor: Caller, id: number, input: BrandInput): Promise<void> {
   const values = brandValues(input);
-  await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(brands).where(eq(brands.id, id)).for("update");
-    if (!before) throw new NotFound(BRAND_NOT_FOUND);
-    await refuseTaken(tx, values, id);
-    await tx
-      .update(brands)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(brands.id, id));
-    await recordChange(tx, actor, "brand.update", id, { before, after: values });
-  });
+  await db
+    .transaction(async (tx) => {
+      const [before] = await tx.select().from(brands).where(eq(brands.id, id)).for("update");
+      if (!before) throw new NotFound(BRAND_NOT_FOUND);
+      await refuseTaken(tx, values, id);
+      await tx
+        .update(brands)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(brands.id, id));
+      await recordChange(tx, actor, "brand.update", id, { before, after: values });
+    })
+    .catch(brandRaces);
 }
 
 /** A brand some product (even a retired one) names can't go: 409 with how many. */
@@ -147,15 +179,17 @@ async function checkAttribute(tx: Db, input: AttributeInput, except?: number) {
 const attributeValues = (input: AttributeInput) => ({ ...input, unit: input.unit ?? "" });
 
 export async function createAttribute(db: Db, actor: Caller, input: AttributeInput): Promise<number> {
-  return db.transaction(async (tx) => {
-    await checkAttribute(tx, input);
-    const [created] = await tx
-      .insert(attributes)
-      .values(attributeValues(input))
-      .returning({ id: attributes.id });
-    await recordChange(tx, actor, "attribute.create", created!.id, { before: null, after: input });
-    return created!.id;
-  });
+  return db
+    .transaction(async (tx) => {
+      await checkAttribute(tx, input);
+      const [created] = await tx
+        .insert(attributes)
+        .values(attributeValues(input))
+        .returning({ id: attributes.id });
+      await recordChange(tx, actor, "attribute.create", created!.id, { before: null, after: input });
+      return created!.id;
+    })
+    .catch(attributeRaces);
 }
 
 /**
@@ -168,27 +202,29 @@ export async function updateAttribute(
   id: number,
   input: AttributeInput,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(attributes).where(eq(attributes.id, id)).for("update");
-    if (!before) throw new NotFound(ATTRIBUTE_NOT_FOUND);
-    await checkAttribute(tx, input, id);
-    if (before.type !== input.type) {
-      const [valued] = await tx
-        .select({ n: count() })
-        .from(productSpecs)
-        .where(eq(productSpecs.attributeId, id));
-      if (valued!.n > 0)
-        throw new InvalidInput(
-          "type",
-          `${valued!.n} products have a value of this attribute: it keeps its type`,
-        );
-    }
-    await tx
-      .update(attributes)
-      .set({ ...attributeValues(input), updatedAt: new Date() })
-      .where(eq(attributes.id, id));
-    await recordChange(tx, actor, "attribute.update", id, { before, after: input });
-  });
+  await db
+    .transaction(async (tx) => {
+      const [before] = await tx.select().from(attributes).where(eq(attributes.id, id)).for("update");
+      if (!before) throw new NotFound(ATTRIBUTE_NOT_FOUND);
+      await checkAttribute(tx, input, id);
+      if (before.type !== input.type) {
+        const [valued] = await tx
+          .select({ n: count() })
+          .from(productSpecs)
+          .where(eq(productSpecs.attributeId, id));
+        if (valued!.n > 0)
+          throw new InvalidInput(
+            "type",
+            `${valued!.n} products have a value of this attribute: it keeps its type`,
+          );
+      }
+      await tx
+        .update(attributes)
+        .set({ ...attributeValues(input), updatedAt: new Date() })
+        .where(eq(attributes.id, id));
+      await recordChange(tx, actor, "attribute.update", id, { before, after: input });
+    })
+    .catch(attributeRaces);
 }
 
 /** An attribute removed with its products' values of it. */
