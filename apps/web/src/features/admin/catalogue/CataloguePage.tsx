@@ -196,25 +196,27 @@ function BrandsCard() {
                   </td>
                   <td className="text-muted">{brand.slug}</td>
                   <td className="tabular-nums">{brand.productCount}</td>
-                  <td className="text-right whitespace-nowrap">
-                    <IconButton
-                      size="sm"
-                      label={t("admin.catalogue.editBrandOf", { name: brand.name })}
-                      icon={<Pencil size={16} aria-hidden />}
-                      onClick={() => startEdit(brand)}
-                    />
-                    <IconButton
-                      size="sm"
-                      label={t("admin.catalogue.deleteBrand", { name: brand.name })}
-                      icon={<Trash2 size={16} aria-hidden />}
-                      onClick={() =>
-                        remove.mutate(brand.id, {
-                          onSuccess: () => showToast(t("admin.catalogue.deleted")),
-                          // 409 while products use it: the server's message says so.
-                          onError: (failure) => showToast(refusal(failure), "error"),
-                        })
-                      }
-                    />
+                  <td>
+                    <div className="flex justify-end gap-1">
+                      <IconButton
+                        size="sm"
+                        label={t("admin.catalogue.editBrandOf", { name: brand.name })}
+                        icon={<Pencil size={16} aria-hidden />}
+                        onClick={() => startEdit(brand)}
+                      />
+                      <IconButton
+                        size="sm"
+                        label={t("admin.catalogue.deleteBrand", { name: brand.name })}
+                        icon={<Trash2 size={16} aria-hidden />}
+                        onClick={() =>
+                          remove.mutate(brand.id, {
+                            onSuccess: () => showToast(t("admin.catalogue.deleted")),
+                            // 409 while products use it: the server's message says so.
+                            onError: (failure) => showToast(refusal(failure), "error"),
+                          })
+                        }
+                      />
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -341,24 +343,26 @@ function AttributesCard() {
                         {attribute.betterWhen ? t(`admin.catalogue.better.${attribute.betterWhen}`) : "—"}
                       </td>
                       <td className="pr-2 tabular-nums">{attribute.position}</td>
-                      <td className="text-right whitespace-nowrap">
-                        <IconButton
-                          size="sm"
-                          label={t("admin.catalogue.editAttributeOf", { name: attribute.label })}
-                          icon={<Pencil size={16} aria-hidden />}
-                          onClick={() => startEdit(attribute)}
-                        />
-                        <IconButton
-                          size="sm"
-                          label={t("admin.catalogue.deleteAttribute", { name: attribute.label })}
-                          icon={<Trash2 size={16} aria-hidden />}
-                          onClick={() =>
-                            remove.mutate(attribute.id, {
-                              onSuccess: () => showToast(t("admin.catalogue.deleted")),
-                              onError: (failure) => showToast(refusal(failure), "error"),
-                            })
-                          }
-                        />
+                      <td>
+                        <div className="flex justify-end gap-1">
+                          <IconButton
+                            size="sm"
+                            label={t("admin.catalogue.editAttributeOf", { name: attribute.label })}
+                            icon={<Pencil size={16} aria-hidden />}
+                            onClick={() => startEdit(attribute)}
+                          />
+                          <IconButton
+                            size="sm"
+                            label={t("admin.catalogue.deleteAttribute", { name: attribute.label })}
+                            icon={<Trash2 size={16} aria-hidden />}
+                            onClick={() =>
+                              remove.mutate(attribute.id, {
+                                onSuccess: () => showToast(t("admin.catalogue.deleted")),
+                                onError: (failure) => showToast(refusal(failure), "error"),
+                              })
+                            }
+                          />
+                        </div>
                       </td>
                     </tr>
                   ))}
