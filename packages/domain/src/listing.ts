@@ -67,7 +67,10 @@ function facetFilters(
   const brand = [...new Set(params.getAll("brand").map((value) => value.trim()))].filter(Boolean).sort();
   if (brand.length) filters.brand = brand;
   const spec: Record<string, string[]> = {};
-  for (const name of [...new Set(params.keys())].filter((key) => SPEC_PARAM.test(key)).sort()) {
+  // forEach, not keys(): the package's DOM lib has no iterators (its tsconfig), and browsers and Node both have it.
+  const names = new Set<string>();
+  params.forEach((_value, key) => names.add(key));
+  for (const name of [...names].filter((key) => SPEC_PARAM.test(key)).sort()) {
     const ranged = name.endsWith(".min") || name.endsWith(".max");
     const values = [...new Set(params.getAll(name).map((value) => value.trim()))].filter((value) =>
       ranged ? numberParam(value) !== undefined : value !== "",
