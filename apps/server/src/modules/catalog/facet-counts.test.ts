@@ -176,6 +176,26 @@ describe("facet filters", () => {
     expect(titles(await list(`spec.connection=Wireless&inStock=true`))).toEqual(["Acme Glide Mouse"]);
   });
 
+  it("page and sort the matches (kept by filters and order), the total counting them all", async () => {
+    const base = `categoryId=${notebooks}&brand=acme&brand=bolt&limit=1`;
+    const pages = async (order: string) =>
+      Promise.all([1, 2, 3, 4].map(async (offset) => list(`${base}&order=${order}&offset=${offset}`)));
+    const dearestFirst = await pages("DESC");
+    expect(dearestFirst.map((reply) => reply.products[0]?.title)).toEqual([
+      "Bolt Slate",
+      "Acme Book Pro",
+      "Acme Book 16",
+      undefined,
+    ]);
+    expect(dearestFirst.map((reply) => [reply.total, reply.totalPages])).toEqual(Array(4).fill([3, 3]));
+    expect((await pages("ASC")).map((reply) => reply.products[0]?.title)).toEqual([
+      "Acme Book 16",
+      "Acme Book Pro",
+      "Bolt Slate",
+      undefined,
+    ]);
+  });
+
   it("answer 400 naming the parameter for an unknown key or a bad number", async () => {
     for (const [query, field] of [
       ["spec.nope=1", "spec.nope"],
