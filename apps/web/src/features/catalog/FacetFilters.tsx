@@ -9,7 +9,7 @@ import {
   withRange,
   withValueToggled,
   withoutFacets,
-} from "./listing-query";
+} from "./facet-query";
 
 interface FacetFiltersProps {
   params: URLSearchParams;

@@ -12,7 +12,7 @@ import { ProductTileSkeleton } from "@/components/ui/Skeleton";
 import { SEARCH_MAX_LENGTH, searchTooLong } from "@voltio/domain/listing";
 import { ApiError } from "@/api/client";
 import { FilterPanel } from "./FilterPanel";
-import { facetFilterCount, filtersFrom, withPage } from "./listing-query";
+import { filtersFrom, withPage } from "./listing-query";
 import { NoResults } from "./NoResults";
 import { Pagination } from "./Pagination";
 import { LoadError } from "@/components/LoadError";
@@ -166,7 +166,12 @@ export function ProductListPage() {
   const activeFilters =
     [filters.minPrice, filters.maxPrice, filters.freeShipping, filters.order].filter(
       (value) => value !== undefined,
-    ).length + facetFilterCount(params);
+    ).length +
+    // The facet filters (issue 41), as the page's query reads them.
+    (filters.brand?.length ?? 0) +
+    Object.values(filters.spec ?? {}).flat().length +
+    (filters.minRating === undefined ? 0 : 1) +
+    (filters.inStock ? 1 : 0);
   // A filter applies at once and keeps the scroll: in the phone's sheet the grid behind follows.
   const apply = (next: URLSearchParams) => setParams(next, { preventScrollReset: true });
   const filterControls = (

@@ -7,7 +7,7 @@ import {
   withRange,
   withValueToggled,
   withoutFacets,
-} from "./listing-query";
+} from "./facet-query";
 
 const query = (text: string) => new URLSearchParams(text);
 

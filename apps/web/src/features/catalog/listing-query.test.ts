@@ -97,7 +97,10 @@ describe("the server-rendered listing's embedded products (boot data)", () => {
       "search=caf%C3%A9+%26+t%C3%A9&offset=1",
     ]) {
       const params = query(text);
-      expect(listingApiPath(params), text).toBe(`/products${toQuery({ ...filtersFrom(params) })}`);
+      // Without facet filters (facet-query.test.ts has those) every value is a single one.
+      const { brand, spec, ...single } = filtersFrom(params);
+      expect([brand, spec]).toEqual([undefined, undefined]);
+      expect(listingApiPath(params), text).toBe(`/products${toQuery({ ...single })}`);
     }
   });
 });
