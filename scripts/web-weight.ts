@@ -20,8 +20,11 @@ export interface ManifestChunk {
 
 export type Manifest = Record<string, ManifestChunk>;
 
-/** The storefront's budget: gzipped (level 9) JavaScript of a first visit to any storefront route. */
-export const JS_BUDGET_KB = 120;
+/**
+ * The storefront's budget: gzipped (level 9) JavaScript of a first visit to any storefront route. 120 KB
+ * (ADR 0006) until issue 41's variant pickers and facet reading, 123 KB while they are trimmed (ADR 0025).
+ */
+export const JS_BUDGET_KB = 123;
 
 /**
  * Every storefront route and the page component apps/web/src/app/router.tsx renders for it, as the
@@ -32,6 +35,7 @@ export const STOREFRONT_ROUTES: readonly { path: string; page: string; budgeted:
   { path: "/", page: "src/features/catalog/HomePage.tsx", budgeted: true },
   { path: "/products", page: "src/features/catalog/ProductListPage.tsx", budgeted: true },
   { path: "/product/:id", page: "src/features/product/ProductPage.tsx", budgeted: true },
+  { path: "/compare", page: "src/features/compare/ComparePage.tsx", budgeted: true },
   { path: "/cart", page: "src/features/cart/CartPage.tsx", budgeted: true },
   { path: "/wishlist", page: "src/features/cart/WishlistPage.tsx", budgeted: true },
   { path: "/login", page: "src/features/auth/LoginPage.tsx", budgeted: true },
