@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   ADMIN_CHUNKS_FILE,
   budgetProblems,
+  JS_BUDGET_KB,
   htmlScripts,
   routeScripts,
   weighBuild,
@@ -185,10 +186,10 @@ describe("weighBuild and budgetProblems", () => {
       "/assets/ProductPage.js",
       "/assets/app.js",
     ]);
-    expect(product.kb).toBeGreaterThan(120);
+    expect(product.kb).toBeGreaterThan(JS_BUDGET_KB);
     expect(weights.find((route) => route.path === "/")!.kb).toBeLessThan(1);
     expect(budgetProblems(weights)).toEqual([
-      expect.stringMatching(/^\/product\/:id: \d+\.\d KB > 120 KB$/),
+      expect.stringMatching(new RegExp(`^/product/:id: \\d+\\.\\d KB > ${JS_BUDGET_KB} KB$`)),
       "/login loads admin code: /assets/Field.js",
     ]);
     expect(budgetProblems(weights, 200)).toEqual(["/login loads admin code: /assets/Field.js"]);
