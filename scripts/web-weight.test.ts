@@ -162,6 +162,7 @@ describe("weighBuild and budgetProblems", () => {
       "src/i18n/account-en.ts",
       "src/i18n/security-en.ts",
       "src/i18n/shopping-en.ts",
+      "src/i18n/catalogue-en.ts",
     ]) {
       const file = `assets/${page
         .split("/")
