@@ -145,6 +145,7 @@ describe("weighBuild and budgetProblems", () => {
       "src/features/checkout/CheckoutPage.tsx",
       "src/features/checkout/PaymentResultPage.tsx",
       "src/features/about/AboutPage.tsx",
+      "src/features/compare/ComparePage.tsx",
       "src/components/NotFoundPage.tsx",
     ];
     const built: Manifest = {
