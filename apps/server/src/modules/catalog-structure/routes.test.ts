@@ -24,9 +24,10 @@ const fieldOf = (reply: { json: () => unknown }) =>
   (reply.json() as { details?: { field: string }[]; field?: string }).details?.[0]?.field ??
   (reply.json() as { field?: string }).field;
 
+/** A laptop in a category of its own, and the body the admin form sends for it (PUT /products/:id). */
 async function newCategoryProduct() {
   const category = `Laptops ${++serial}`;
-  const made = await call("POST", "/api/products", {
+  const body = {
     title: `Laptop ${serial}`,
     name: "laptop",
     price: 999,
@@ -34,10 +35,11 @@ async function newCategoryProduct() {
     description: "A laptop",
     stock: 5,
     categories: [category],
-  });
+  };
+  const made = await call("POST", "/api/products", body);
   expect(made.statusCode, made.body).toBe(201);
   const product = made.json<Product & { categories: { id: number }[] }>();
-  return { product, categoryId: product.categories[0]!.id, category };
+  return { product, categoryId: product.categories[0]!.id, category, body };
 }
 
 beforeAll(async () => {
@@ -69,16 +71,7 @@ describe("brands", () => {
 
   it("name products, which keep a brand from being deleted until they name another", async () => {
     const brand = (await call("POST", "/api/brands", { name: `Dell ${++serial}` })).json<{ id: number }>();
-    const { product, category } = await newCategoryProduct();
-    const body = {
-      title: product.title,
-      name: "laptop",
-      price: 999,
-      shippingCost: 0,
-      description: "A laptop",
-      stock: 5,
-      categories: [category],
-    };
+    const { product, body } = await newCategoryProduct();
     const named = await call("PUT", `/api/products/${product.id}`, { ...body, brandId: brand.id });
     expect(named.statusCode, named.body).toBe(200);
     expect(named.json<Product>().brand).toMatchObject({ id: brand.id });
@@ -119,7 +112,7 @@ describe("brand logos", () => {
 
 describe("attributes and specifications", () => {
   it("define a category's specifications, which products fill by type, shown with their units", async () => {
-    const { product, categoryId, category } = await newCategoryProduct();
+    const { product, categoryId, body } = await newCategoryProduct();
     const define = (payload: object) => call("POST", "/api/attributes", { categoryId, ...payload });
     const ram = await define({
       key: "ram_gb",
@@ -140,15 +133,6 @@ describe("attributes and specifications", () => {
       expect.objectContaining({ key: "panel", enumValues: ["IPS", "OLED"], unit: null }),
     ]);
 
-    const body = {
-      title: product.title,
-      name: "laptop",
-      price: 999,
-      shippingCost: 0,
-      description: "A laptop",
-      stock: 5,
-      categories: [category],
-    };
     const filled = await call("PUT", `/api/products/${product.id}`, {
       ...body,
       specs: { ram_gb: "32", panel: "oled" },
